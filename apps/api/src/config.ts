@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** Every environment variable the service reads. docs: README.md#configuration. */
+const configSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .default('mysql://root@127.0.0.1:3306/memory_bank')
+    .refine((value) => /^mysql:\/\/[^/]+\/[A-Za-z0-9_$-]{1,64}(\?.*)?$/.test(value), {
+      message: 'must look like mysql://user:password@host:3306/database',
+    }),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(16),
+  HOST: optionalString,
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  MEMORY_BANK_OPERATOR_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 24, {
+    message: 'must be at least 24 characters (it grants control of every org)',
+  }),
+  PUBLIC_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
+    message: 'must be an absolute URL such as https://memory.example.com',
+  }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads and validates the configuration once. A bad value names its variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

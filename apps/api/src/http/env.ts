@@ -1,0 +1,27 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Logger } from 'pino';
+import type { Principal } from '../auth/principal';
+import type { Config } from '../config';
+import type { Services } from '../services';
+
+/**
+ * How a request reached the app: over HTTP, or in-process from the MCP bridge (which
+ * passes `{ channel: 'mcp' }` as the fetch env; clients cannot set it).
+ */
+export type RequestChannel = 'http' | 'mcp';
+
+export interface AppBindings {
+  channel?: RequestChannel;
+}
+
+export interface AppVariables {
+  requestId: string;
+  services: Services;
+  config: Config;
+  logger: Logger;
+  /** Set by the bearer-auth middleware of authenticated routes. */
+  principal: Principal;
+}
+
+export type AppEnv = { Bindings: AppBindings; Variables: AppVariables };
+export type ApiApp = OpenAPIHono<AppEnv>;

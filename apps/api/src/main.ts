@@ -1,0 +1,58 @@
+import { serve } from '@hono/node-server';
+import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
+import { createApp } from './app';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger } from './logger';
+
+const DATABASE_WAIT_MS = 60_000;
+
+/** Waits for the database server (e.g. a container still starting), then creates the database if missing. */
+async function prepareDatabase(config: Config, log: (message: string) => void): Promise<void> {
+  const deadline = Date.now() + DATABASE_WAIT_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ensureDatabase(config.DATABASE_URL);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      const retriable = code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+      if (!retriable || Date.now() > deadline) throw error;
+      if (attempt === 1) log(`Waiting for the database at ${new URL(config.DATABASE_URL).host} …`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config);
+  await prepareDatabase(config, (message) => console.log(message));
+  const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  await migrateDatabase(database.pool);
+  const { app } = createApp({ db: database.db, config, logger });
+
+  const server = serve({ fetch: app.fetch, port: config.PORT, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
+    const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
+    console.log(`Memory Bank is listening on ${base}`);
+    console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
+  });
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(() => {
+      database.close().finally(() => process.exit(0));
+    });
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error(`Memory Bank could not start: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  process.exit(1);
+});

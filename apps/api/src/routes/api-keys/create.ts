@@ -1,0 +1,34 @@
+import { z } from '@hono/zod-openapi';
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { boundedText } from '../memory/schemas';
+import { ApiKeyScopes, IssuedApiKeySchema, toIssuedApiKeyResponse } from './schemas';
+
+const CreateApiKeyBody = z
+  .object({
+    name: boundedText(1, 100).openapi({ description: 'What the key is for, 1–100 characters.' }),
+    scopes: ApiKeyScopes.optional().openapi({ description: "A subset of the calling key's scopes (default: all of them)." }),
+  })
+  .openapi('CreateApiKey');
+
+export const postApiKeyRoute = authedRoute([], {
+  method: 'post',
+  path: '/v1/api-keys',
+  operationId: 'postApiKey',
+  tags: ['API keys'],
+  summary: 'Create an API key',
+  description: 'A new key for yourself, with at most the scopes of the key making the call. The secret is shown once.',
+  request: { body: { required: true, content: { 'application/json': { schema: CreateApiKeyBody } } } },
+  responses: {
+    201: { description: 'The new key, with its secret.', content: { 'application/json': { schema: IssuedApiKeySchema } } },
+    ...problemResponses(400, 401, 403, 413, 415),
+  },
+});
+
+export function registerPostApiKey(app: ApiApp) {
+  app.openapi(postApiKeyRoute, async (c) => {
+    const issued = await c.var.services.apiKeys.create(c.var.principal, c.req.valid('json'));
+    return c.json(toIssuedApiKeyResponse(issued), 201);
+  });
+}

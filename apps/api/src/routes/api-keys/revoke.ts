@@ -1,0 +1,27 @@
+import { z } from '@hono/zod-openapi';
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+
+export const deleteApiKeyByIdRoute = authedRoute([], {
+  method: 'delete',
+  path: '/v1/api-keys/{id}',
+  operationId: 'deleteApiKeyById',
+  tags: ['API keys'],
+  summary: 'Revoke an API key',
+  description: 'Revokes one of your keys; it stops working with the next request. Revoking a revoked key is a no-op.',
+  request: {
+    params: z.object({ id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'key_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }) }),
+  },
+  responses: {
+    204: { description: 'Revoked.' },
+    ...problemResponses(401, 403, 404),
+  },
+});
+
+export function registerDeleteApiKeyById(app: ApiApp) {
+  app.openapi(deleteApiKeyByIdRoute, async (c) => {
+    await c.var.services.apiKeys.revoke(c.var.principal, c.req.valid('param').id);
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,27 @@
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { CreateMemoryBody, MemorySchema, toMemoryResponse } from './schemas';
+
+export const postMemoryRoute = authedRoute(['memory:write'], {
+  method: 'post',
+  path: '/v1/memory',
+  operationId: 'postMemory',
+  tags: ['Memory'],
+  summary: 'Save a memory',
+  description:
+    'Saves a text memory, with optional tags and citation contexts, in one transaction. It is searchable as soon as this returns.',
+  request: { body: { required: true, content: { 'application/json': { schema: CreateMemoryBody } } } },
+  responses: {
+    201: { description: 'The saved memory.', content: { 'application/json': { schema: MemorySchema } } },
+    ...problemResponses(400, 401, 403, 413, 415),
+  },
+});
+
+export function registerPostMemory(app: ApiApp) {
+  app.openapi(postMemoryRoute, async (c) => {
+    const source = c.env?.channel === 'mcp' ? 'mcp' : 'api';
+    const memory = await c.var.services.memory.create(c.var.principal, c.req.valid('json'), source);
+    return c.json(toMemoryResponse(memory), 201);
+  });
+}

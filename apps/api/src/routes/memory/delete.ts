@@ -1,0 +1,25 @@
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { MemoryIdParams } from './schemas';
+
+export const deleteMemoryByIdRoute = authedRoute(['memory:write'], {
+  method: 'delete',
+  path: '/v1/memory/{id}',
+  operationId: 'deleteMemoryById',
+  tags: ['Memory'],
+  summary: 'Delete a memory',
+  description: 'Deletes the memory and its contexts. It is gone from list, read and search as soon as this returns.',
+  request: { params: MemoryIdParams },
+  responses: {
+    204: { description: 'Deleted.' },
+    ...problemResponses(401, 403, 404),
+  },
+});
+
+export function registerDeleteMemoryById(app: ApiApp) {
+  app.openapi(deleteMemoryByIdRoute, async (c) => {
+    await c.var.services.memory.remove(c.var.principal, c.req.valid('param').id);
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,25 @@
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { MemoryIdParams, MemorySchema, toMemoryResponse } from './schemas';
+
+export const getMemoryByIdRoute = authedRoute(['memory:read'], {
+  method: 'get',
+  path: '/v1/memory/{id}',
+  operationId: 'getMemoryById',
+  tags: ['Memory'],
+  summary: 'Read a memory',
+  description: 'One memory with its contexts.',
+  request: { params: MemoryIdParams },
+  responses: {
+    200: { description: 'The memory.', content: { 'application/json': { schema: MemorySchema } } },
+    ...problemResponses(401, 403, 404),
+  },
+});
+
+export function registerGetMemoryById(app: ApiApp) {
+  app.openapi(getMemoryByIdRoute, async (c) => {
+    const memory = await c.var.services.memory.get(c.var.principal, c.req.valid('param').id);
+    return c.json(toMemoryResponse(memory), 200);
+  });
+}

@@ -1,0 +1,17 @@
+import type { ApiApp } from '../../http/env';
+import { registerPostMemory } from './create';
+import { registerDeleteMemoryById } from './delete';
+import { registerGetMemoryById } from './get';
+import { registerGetMemory } from './list';
+import { registerGetMemorySearch } from './search';
+import { registerPatchMemoryById } from './update';
+
+export function registerMemoryRoutes(app: ApiApp) {
+  registerPostMemory(app);
+  registerGetMemory(app);
+  // Before /v1/memory/{id}, so "search" is not taken for an id.
+  registerGetMemorySearch(app);
+  registerGetMemoryById(app);
+  registerPatchMemoryById(app);
+  registerDeleteMemoryById(app);
+}

@@ -1,0 +1,48 @@
+import { z } from '@hono/zod-openapi';
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { MEMORY_LIMITS, MemorySchema, toMemoryResponse } from './schemas';
+
+const ListQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MEMORY_LIMITS.listLimit)
+    .default(20)
+    .openapi({ description: `Page size, 1–${MEMORY_LIMITS.listLimit} (default 20).` }),
+  cursor: z.string().min(1).max(512).optional().openapi({ description: '`next_cursor` of the previous page.' }),
+  tag: z.string().trim().min(1).max(MEMORY_LIMITS.tagChars).optional().openapi({ description: 'Only memories carrying this tag.' }),
+});
+
+export const getMemoryRoute = authedRoute(['memory:read'], {
+  method: 'get',
+  path: '/v1/memory',
+  operationId: 'getMemory',
+  tags: ['Memory'],
+  summary: 'List memories',
+  description: 'Your memories, newest first, each with its contexts. Follow `next_cursor` until it is null.',
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: 'A page of memories.',
+      content: {
+        'application/json': {
+          schema: z.object({
+            memories: z.array(MemorySchema),
+            next_cursor: z.string().nullable().openapi({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+          }),
+        },
+      },
+    },
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+export function registerGetMemory(app: ApiApp) {
+  app.openapi(getMemoryRoute, async (c) => {
+    const page = await c.var.services.memory.list(c.var.principal, c.req.valid('query'));
+    return c.json({ memories: page.memories.map(toMemoryResponse), next_cursor: page.nextCursor }, 200);
+  });
+}

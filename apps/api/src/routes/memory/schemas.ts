@@ -1,0 +1,128 @@
+import { z } from '@hono/zod-openapi';
+import { CONTEXT_ORIGINS, MEMORY_SCOPES, MEMORY_SOURCES, type MemoryRecord, type ScoredMemoryRecord } from '@memory-bank/db';
+
+/** Limits of the memory contract (docs/api.md#limits). */
+export const MEMORY_LIMITS = {
+  contentChars: 8000,
+  tags: 32,
+  tagChars: 64,
+  contexts: 16,
+  snippetChars: 4000,
+  idChars: 128,
+  citationBytes: 16 * 1024,
+  listLimit: 100,
+  searchLimit: 50,
+  queryChars: 512,
+} as const;
+
+const codePoints = (value: string) => Array.from(value).length;
+
+/** A trimmed string of `min`–`max` characters (Unicode code points, not UTF-16 units). */
+export const boundedText = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .min(min, { message: `Must be at least ${min} character${min === 1 ? '' : 's'} after trimming` })
+    .refine((value) => codePoints(value) <= max, { message: `Must be at most ${max} characters` })
+    .openapi({ maxLength: max });
+
+const Citation = z
+  .record(z.string(), z.unknown())
+  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MEMORY_LIMITS.citationBytes, {
+    message: `Must be at most ${MEMORY_LIMITS.citationBytes} bytes of JSON`,
+  })
+  .openapi({ description: 'Where the snippet comes from (free-form JSON object, ≤ 16 KiB), e.g. `{ "url": "…", "title": "…" }`.' });
+
+export const ContextInput = z
+  .object({
+    snippet: boundedText(1, MEMORY_LIMITS.snippetChars).openapi({ description: 'The passage the memory was drawn from (1–4000 characters).' }),
+    citation: Citation.nullable().optional(),
+    conversation_id: z.string().min(1).max(MEMORY_LIMITS.idChars).nullable().optional(),
+    message_id: z.string().min(1).max(MEMORY_LIMITS.idChars).nullable().optional(),
+    origin: z.enum(CONTEXT_ORIGINS).optional().openapi({ description: 'Default `active_conversation`.' }),
+  })
+  .openapi('MemoryContextInput');
+
+export const Tags = z
+  .array(boundedText(1, MEMORY_LIMITS.tagChars))
+  .max(MEMORY_LIMITS.tags)
+  .openapi({ description: `At most ${MEMORY_LIMITS.tags} tags of 1–${MEMORY_LIMITS.tagChars} characters; duplicates are dropped.` });
+
+export const Content = boundedText(1, MEMORY_LIMITS.contentChars).openapi({
+  description: `The memory text, 1–${MEMORY_LIMITS.contentChars} characters after trimming.`,
+});
+
+export const CreateMemoryBody = z
+  .object({
+    content: Content,
+    tags: Tags.optional(),
+    contexts: z.array(ContextInput).max(MEMORY_LIMITS.contexts).optional().openapi({ description: `At most ${MEMORY_LIMITS.contexts} citation contexts.` }),
+  })
+  .openapi('CreateMemory');
+
+export const UpdateMemoryBody = z
+  .object({ content: Content.optional(), tags: Tags.optional() })
+  .refine((body) => body.content !== undefined || body.tags !== undefined, {
+    message: 'Send content, tags or both',
+    path: ['content'],
+  })
+  .openapi('UpdateMemory');
+
+export const MemoryContextSchema = z
+  .object({
+    id: z.string().openapi({ example: 'mctx_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
+    snippet: z.string(),
+    citation: z.record(z.string(), z.unknown()).nullable(),
+    conversation_id: z.string().nullable(),
+    message_id: z.string().nullable(),
+    origin: z.enum(CONTEXT_ORIGINS),
+    created_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('MemoryContext');
+
+const memoryFields = {
+  id: z.string().openapi({ example: 'mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
+  scope: z.enum(MEMORY_SCOPES).openapi({ description: '`user`: private to its owner; `org`: shared with the org.' }),
+  source: z.enum(MEMORY_SOURCES).openapi({ description: 'How it was saved: `api` (REST), `mcp` (an agent over MCP), `hook`.' }),
+  content: z.string(),
+  tags: z.array(z.string()),
+  contexts: z.array(MemoryContextSchema),
+  created_at: z.string().openapi({ format: 'date-time' }),
+  updated_at: z.string().openapi({ format: 'date-time' }),
+};
+
+export const MemorySchema = z.object(memoryFields).openapi('Memory');
+
+export const SearchResultSchema = z
+  .object({ ...memoryFields, score: z.number().openapi({ description: 'FULLTEXT relevance; higher is better.' }) })
+  .openapi('MemorySearchResult');
+
+export const MemoryIdParams = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
+});
+
+/** Wire shape (snake_case, ISO dates) of a memory. */
+export function toMemoryResponse(record: MemoryRecord): z.infer<typeof MemorySchema> {
+  return {
+    id: record.id,
+    scope: record.scope,
+    source: record.source,
+    content: record.content,
+    tags: record.tags,
+    contexts: record.contexts.map((context) => ({
+      id: context.id,
+      snippet: context.snippet,
+      citation: context.citation,
+      conversation_id: context.conversationId,
+      message_id: context.messageId,
+      origin: context.origin,
+      created_at: context.createdAt.toISOString(),
+    })),
+    created_at: record.createdAt.toISOString(),
+    updated_at: record.updatedAt.toISOString(),
+  };
+}
+
+export function toSearchResult(record: ScoredMemoryRecord): z.infer<typeof SearchResultSchema> {
+  return { ...toMemoryResponse(record), score: record.score };
+}

@@ -1,0 +1,45 @@
+import { z } from '@hono/zod-openapi';
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { MEMORY_LIMITS, SearchResultSchema, boundedText, toSearchResult } from './schemas';
+
+const SearchQuery = z.object({
+  q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
+    description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Plain words; operators and quotes are treated as text.`,
+  }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MEMORY_LIMITS.searchLimit)
+    .default(20)
+    .openapi({ description: `At most this many results, 1–${MEMORY_LIMITS.searchLimit} (default 20).` }),
+  tag: z.string().trim().min(1).max(MEMORY_LIMITS.tagChars).optional().openapi({ description: 'Only memories carrying this tag.' }),
+});
+
+export const getMemorySearchRoute = authedRoute(['memory:read'], {
+  method: 'get',
+  path: '/v1/memory/search',
+  operationId: 'getMemorySearch',
+  tags: ['Memory'],
+  summary: 'Search memories',
+  description:
+    'Full-text search (MySQL FULLTEXT, natural-language mode) over your memories: best match first, newest first among equal scores. Short words such as "Go" or "Q3" are found too. No match is an empty list.',
+  request: { query: SearchQuery },
+  responses: {
+    200: {
+      description: 'Matching memories, best first.',
+      content: { 'application/json': { schema: z.object({ results: z.array(SearchResultSchema) }) } },
+    },
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+export function registerGetMemorySearch(app: ApiApp) {
+  app.openapi(getMemorySearchRoute, async (c) => {
+    const { q, limit, tag } = c.req.valid('query');
+    const results = await c.var.services.memory.search(c.var.principal, { query: q, limit, tag });
+    return c.json({ results: results.map(toSearchResult) }, 200);
+  });
+}

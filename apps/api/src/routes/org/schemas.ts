@@ -1,0 +1,34 @@
+import { z } from '@hono/zod-openapi';
+import { ROLES, type OrgRow, type UserRow } from '@memory-bank/db';
+
+export const Email = z
+  .string()
+  .trim()
+  .max(320)
+  .pipe(z.email({ message: 'Must be an email address' }))
+  .openapi({ example: 'ada@example.com' });
+
+export const UserSchema = z
+  .object({
+    id: z.string().openapi({ example: 'usr_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
+    email: z.string(),
+    role: z.enum(ROLES),
+    created_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('User');
+
+export const OrgSchema = z
+  .object({
+    id: z.string().openapi({ example: 'org_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
+    name: z.string(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('Org');
+
+export function toUserResponse(user: UserRow): z.infer<typeof UserSchema> {
+  return { id: user.id, email: user.email, role: user.role, created_at: user.createdAt.toISOString() };
+}
+
+export function toOrgResponse(org: OrgRow): z.infer<typeof OrgSchema> {
+  return { id: org.id, name: org.name, created_at: org.createdAt.toISOString() };
+}

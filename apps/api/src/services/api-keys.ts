@@ -1,0 +1,100 @@
+import {
+  API_KEY_SCOPES,
+  findKeyHolder,
+  insertApiKey,
+  listApiKeys,
+  newId,
+  revokeApiKey,
+  touchApiKey,
+  isId,
+  type ApiKeyRecord,
+  type ApiKeyScope,
+  type Executor,
+  type OwnerScope,
+  type Role,
+} from '@memory-bank/db';
+import { generateApiKey, hashApiKey, looksLikeApiKey } from '../auth/api-key-secret';
+import { ownerScope, type Principal } from '../auth/principal';
+import { AppError, notFound } from '../errors';
+import type { ServiceDeps } from './deps';
+
+/** How often at most a key's last_used_at is written. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The scopes a user of this role gets on keys made for them by default. */
+export function defaultScopes(role: Role): ApiKeyScope[] {
+  return role === 'member' ? API_KEY_SCOPES.filter((scope) => scope !== 'admin') : [...API_KEY_SCOPES];
+}
+
+export interface IssuedApiKey {
+  record: ApiKeyRecord;
+  /** The secret, to show once. */
+  key: string;
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;
+
+export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
+  /** Creates a key for `owner` within the caller's transaction. */
+  async function issue(
+    ex: Executor,
+    owner: Pick<OwnerScope, 'orgId' | 'userId'>,
+    input: { name: string; scopes: ApiKeyScope[] },
+  ): Promise<IssuedApiKey> {
+    const secret = generateApiKey();
+    const now = clock.now();
+    const record = await insertApiKey(ex, owner, {
+      id: newId('apiKey', now),
+      name: input.name,
+      keyHash: secret.hash,
+      displayPrefix: secret.displayPrefix,
+      scopes: [...new Set(input.scopes)],
+      createdAt: now,
+    });
+    return { record, key: secret.key };
+  }
+
+  return {
+    issue,
+
+    /** The principal behind a bearer key, or null for an unknown, malformed or revoked key. */
+    async authenticate(key: string): Promise<Principal | null> {
+      if (!looksLikeApiKey(key)) return null;
+      const holder = await findKeyHolder(db, hashApiKey(key));
+      if (!holder) return null;
+      const now = clock.now();
+      if (!holder.lastUsedAt || now.getTime() - holder.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+        touchApiKey(db, holder.keyId, now).catch((error: unknown) =>
+          logger.warn({ err: error, key_id: holder.keyId }, 'could not record key use'),
+        );
+      }
+      return {
+        keyId: holder.keyId,
+        orgId: holder.orgId,
+        userId: holder.userId,
+        role: holder.role,
+        scopes: holder.scopes,
+      };
+    },
+
+    /** A new key for the caller, with at most the caller's own scopes. */
+    async create(principal: Principal, input: { name: string; scopes?: ApiKeyScope[] }): Promise<IssuedApiKey> {
+      const scopes = input.scopes ?? [...principal.scopes];
+      const beyond = scopes.filter((scope) => !principal.scopes.includes(scope));
+      if (beyond.length > 0) {
+        throw new AppError('forbidden', `A key can only carry scopes its creator's key has; not: ${beyond.join(', ')}`);
+      }
+      return issue(db, principal, { name: input.name, scopes });
+    },
+
+    list(principal: Principal): Promise<ApiKeyRecord[]> {
+      return listApiKeys(db, ownerScope(principal));
+    },
+
+    /** Revokes one of the caller's keys: it stops working with the next request. */
+    async revoke(principal: Principal, keyId: string): Promise<void> {
+      const revoked = isId('apiKey', keyId) && (await revokeApiKey(db, ownerScope(principal), keyId, clock.now()));
+      if (!revoked) throw notFound('API key');
+    },
+  };
+}

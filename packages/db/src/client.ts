@@ -1,0 +1,42 @@
+import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
+import mysql from 'mysql2/promise';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+export type Database = MySql2Database<Schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Either the database or an open transaction: scoped query helpers accept both. */
+export type Executor = Database | Transaction;
+
+export interface DatabaseOptions {
+  /** Connections in the pool (default 10). */
+  poolSize?: number;
+  /** How long to wait for a connection to open before the request fails with 503. */
+  connectTimeoutMs?: number;
+}
+
+export interface DatabaseHandle {
+  db: Database;
+  pool: mysql.Pool;
+  close(): Promise<void>;
+}
+
+/** A pooled connection to the database named in `url` (mysql://user:pass@host:port/db). */
+export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
+  const pool = mysql.createPool({
+    uri: url,
+    connectionLimit: options.poolSize ?? 10,
+    connectTimeout: options.connectTimeoutMs ?? 3000,
+    // A request waits for a free connection rather than failing; the connect timeout
+    // bounds the wait when the server is gone.
+    waitForConnections: true,
+    queueLimit: 0,
+    enableKeepAlive: true,
+    timezone: 'Z',
+    charset: 'utf8mb4_unicode_ci',
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+  });
+  const db = drizzle(pool, { schema, mode: 'default' });
+  return { db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,31 @@
+import { monotonicFactory } from 'ulid';
+
+/** Prefixes of our public ids. */
+export const ID_PREFIXES = {
+  org: 'org',
+  user: 'usr',
+  apiKey: 'key',
+  memory: 'mem',
+  memoryContext: 'mctx',
+} as const;
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const nextUlid = monotonicFactory();
+
+/**
+ * A new id such as `mem_01JD3W…`: prefix + ULID. ULIDs sort by creation time, so
+ * ordering by id is ordering by age (the list cursor relies on it).
+ */
+export function newId(kind: IdKind, at: Date = new Date()): string {
+  return `${ID_PREFIXES[kind]}_${nextUlid(at.getTime())}`;
+}
+
+const ULID_BODY = '[0-9A-HJKMNP-TV-Z]{26}';
+const patterns = Object.fromEntries(
+  Object.entries(ID_PREFIXES).map(([kind, prefix]) => [kind, new RegExp(`^${prefix}_${ULID_BODY}$`)]),
+) as Record<IdKind, RegExp>;
+
+/** True when `value` is a well-formed id of this kind (malformed ids never reach SQL). */
+export function isId(kind: IdKind, value: string): boolean {
+  return patterns[kind].test(value);
+}

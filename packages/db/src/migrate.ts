@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/mysql2';
+import { migrate } from 'drizzle-orm/mysql2/migrator';
+import mysql from 'mysql2/promise';
+import type { Database } from './client';
+import { hasErrorCode } from './errors';
+
+/** The top-level drizzle/ folder: numbered migrations and their journal. */
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+const MIGRATIONS_TABLE = '__drizzle_migrations';
+const LOCK_NAME = 'memory_bank_migrations';
+
+interface Journal {
+  entries: { idx: number; when: number; tag: string }[];
+}
+
+function readJournal(): Journal {
+  return JSON.parse(readFileSync(`${MIGRATIONS_FOLDER}/meta/_journal.json`, 'utf8')) as Journal;
+}
+
+/** The database name in a mysql:// URL. */
+export function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!/^[A-Za-z0-9_$-]{1,64}$/.test(name)) {
+    throw new Error(`DATABASE_URL must name a database (letters, digits, _ $ -), got "${name}"`);
+  }
+  return name;
+}
+
+/** Creates the database named in `url` if the server does not have it yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const serverUrl = new URL(url);
+  serverUrl.pathname = '/';
+  const connection = await mysql.createConnection({ uri: serverUrl.toString(), connectTimeout: 5000 });
+  try {
+    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4`);
+  } finally {
+    await connection.end();
+  }
+}
+
+/** Drops the database named in `url` (tests and benchmarks only). */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const serverUrl = new URL(url);
+  serverUrl.pathname = '/';
+  const connection = await mysql.createConnection({ uri: serverUrl.toString() });
+  try {
+    await connection.query(`DROP DATABASE IF EXISTS \`${name}\``);
+  } finally {
+    await connection.end();
+  }
+}
+
+/**
+ * Applies pending migrations. Several processes may start at once: a named lock makes
+ * them take turns, and drizzle skips what is already applied.
+ */
+export async function migrateDatabase(pool: mysql.Pool): Promise<void> {
+  const connection = await pool.getConnection();
+  try {
+    const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT GET_LOCK(?, 120) AS got', [LOCK_NAME]);
+    if (rows[0]?.got !== 1) throw new Error('timed out waiting for another process to finish migrating');
+    try {
+      await migrate(drizzle(connection), { migrationsFolder: MIGRATIONS_FOLDER, migrationsTable: MIGRATIONS_TABLE });
+    } finally {
+      await connection.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
+    }
+  } finally {
+    connection.release();
+  }
+}
+
+export interface MigrationStatus {
+  applied: number;
+  pending: string[];
+}
+
+/** Which migrations of the journal the database has not applied yet. */
+export async function migrationStatus(db: Database): Promise<MigrationStatus> {
+  const journal = readJournal();
+  let lastApplied = 0;
+  let applied = 0;
+  try {
+    const [rows] = (await db.execute(
+      sql`SELECT COUNT(*) AS applied, COALESCE(MAX(created_at), 0) AS last FROM ${sql.identifier(MIGRATIONS_TABLE)}`,
+    )) as unknown as [{ applied: number | string; last: number | string }[]];
+    applied = Number(rows[0]?.applied ?? 0);
+    lastApplied = Number(rows[0]?.last ?? 0);
+  } catch (error) {
+    if (!hasErrorCode(error, 'ER_NO_SUCH_TABLE')) throw error;
+  }
+  // drizzle's own rule: a migration is applied when its timestamp is not newer than
+  // the newest one recorded.
+  const pending = journal.entries.filter((entry) => entry.when > lastApplied).map((entry) => entry.tag);
+  return { applied, pending };
+}

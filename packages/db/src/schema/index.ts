@@ -1,0 +1,3 @@
+export * from './orgs';
+export * from './api-keys';
+export * from './memory';

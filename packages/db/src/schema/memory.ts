@@ -1,0 +1,64 @@
+import { index, mediumtext, mysqlEnum, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
+import { idColumn, jsonColumn, timestamp } from './columns';
+import { orgs, users } from './orgs';
+
+export const MEMORY_SCOPES = ['user', 'org'] as const;
+export type MemoryScope = (typeof MEMORY_SCOPES)[number];
+
+export const MEMORY_SOURCES = ['api', 'mcp', 'hook'] as const;
+export type MemorySource = (typeof MEMORY_SOURCES)[number];
+
+export const CONTEXT_ORIGINS = ['active_conversation', 'searched_conversation'] as const;
+export type ContextOrigin = (typeof CONTEXT_ORIGINS)[number];
+
+export type Citation = Record<string, unknown>;
+
+export const memory = mysqlTable(
+  'memory',
+  {
+    id: idColumn('id').primaryKey(),
+    orgId: idColumn('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    userId: idColumn('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    scope: mysqlEnum('scope', MEMORY_SCOPES).notNull(),
+    content: text('content').notNull(),
+    source: mysqlEnum('source', MEMORY_SOURCES).notNull(),
+    tags: jsonColumn<string[]>('tags').notNull(),
+    /**
+     * The content's tokens, each prefixed with the owner's search tag, so that the
+     * FULLTEXT index's posting lists are per owner (see docs/architecture.md#search).
+     * FULLTEXT indexes live in drizzle/0001_fulltext.sql.
+     */
+    searchTerms: mediumtext('search_terms').notNull(),
+    createdAt: timestamp('created_at').notNull(),
+    updatedAt: timestamp('updated_at').notNull(),
+  },
+  (t) => [
+    index('memory_owner_id').on(t.orgId, t.userId, t.id),
+    index('memory_org_scope_id').on(t.orgId, t.scope, t.id),
+  ],
+);
+
+export const memoryContext = mysqlTable(
+  'memory_context',
+  {
+    id: idColumn('id').primaryKey(),
+    memoryId: idColumn('memory_id')
+      .notNull()
+      .references(() => memory.id, { onDelete: 'cascade' }),
+    orgId: idColumn('org_id').notNull(),
+    snippet: text('snippet').notNull(),
+    citation: jsonColumn<Citation | null>('citation'),
+    conversationId: varchar('conversation_id', { length: 128 }),
+    messageId: varchar('message_id', { length: 128 }),
+    origin: mysqlEnum('origin', CONTEXT_ORIGINS).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [index('memory_context_memory').on(t.memoryId, t.id), index('memory_context_org').on(t.orgId)],
+);
+
+export type MemoryRow = typeof memory.$inferSelect;
+export type MemoryContextRow = typeof memoryContext.$inferSelect;

@@ -1,0 +1,28 @@
+import { index, mysqlEnum, mysqlTable, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
+import { idColumn, timestamp } from './columns';
+
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const orgs = mysqlTable('orgs', {
+  id: idColumn('id').primaryKey(),
+  name: varchar('name', { length: 200 }).notNull(),
+  createdAt: timestamp('created_at').notNull(),
+});
+
+export const users = mysqlTable(
+  'users',
+  {
+    id: idColumn('id').primaryKey(),
+    orgId: idColumn('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
+    email: varchar('email', { length: 320 }).notNull(),
+    role: mysqlEnum('role', ROLES).notNull(),
+    createdAt: timestamp('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('users_org_email').on(t.orgId, t.email), index('users_org_id').on(t.orgId, t.id)],
+);
+
+export type OrgRow = typeof orgs.$inferSelect;
+export type UserRow = typeof users.$inferSelect;
