@@ -8,7 +8,7 @@ import { routeNotFound } from './auth/operator';
 import type { Config } from './config';
 import { AppError } from './errors';
 import type { ApiApp, AppEnv } from './http/env';
-import { onError, problemResponse } from './http/errors';
+import { onError, problemResponse, requestDeadline } from './http/errors';
 import { BEARER_SCHEME } from './http/route';
 import { validationHook } from './http/validation';
 import { registerApiKeyRoutes } from './routes/api-keys';
@@ -60,12 +60,17 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       'request',
     );
   });
+  app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
   app.use(
     '/v1/*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
       onError: () => {
-        throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`);
+        // The rest of the body is never read: close the connection rather than leave
+        // the client's unsent bytes to be parsed as its next request.
+        throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`, {
+          headers: { Connection: 'close' },
+        });
       },
     }),
   );

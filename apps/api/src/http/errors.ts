@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '@memory-bank/db';
-import type { Context, ErrorHandler } from 'hono';
+import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, toProblem, type ErrorCode } from '../errors';
 import type { AppEnv } from './env';
@@ -30,16 +30,33 @@ function fromHttpException(error: HTTPException): AppError {
   return new AppError(code, detail);
 }
 
+function unavailable(detail: string, cause?: unknown): AppError {
+  return new AppError('unavailable', detail, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
+}
+
+/**
+ * A request that has not finished in `ms` (a database that accepts connections but no
+ * longer answers) gets a 503 instead of hanging the client.
+ */
+export function requestDeadline(ms: number): MiddlewareHandler<AppEnv> {
+  return async (_c, next) => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(unavailable(`The request did not complete within ${ms} ms; retry shortly`)), ms);
+    });
+    try {
+      await Promise.race([next(), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
 /** Whatever was thrown, as the AppError the client will see. */
 export function asAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (error instanceof HTTPException) return fromHttpException(error);
-  if (isDatabaseUnavailable(error)) {
-    return new AppError('unavailable', 'The database is unavailable; retry shortly', {
-      headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      cause: error,
-    });
-  }
+  if (isDatabaseUnavailable(error)) return unavailable('The database is unavailable; retry shortly', error);
   return new AppError('internal', 'An unexpected error occurred', { cause: error });
 }
 

@@ -1,6 +1,8 @@
 import {
   API_KEY_SCOPES,
   findKeyHolder,
+  findKeyOwnerForOperator,
+  findUserForOperator,
   insertApiKey,
   listApiKeys,
   newId,
@@ -54,6 +56,12 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
     return { record, key: secret.key };
   }
 
+  async function operatorTarget(userId: string): Promise<OwnerScope> {
+    const user = isId('user', userId) ? await findUserForOperator(db, userId) : null;
+    if (!user) throw notFound('User');
+    return { orgId: user.orgId, userId: user.id, role: user.role };
+  }
+
   return {
     issue,
 
@@ -89,6 +97,29 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
 
     list(principal: Principal): Promise<ApiKeyRecord[]> {
       return listApiKeys(db, ownerScope(principal));
+    },
+
+    /** Operator (CLI): a key for any user, with any scopes their role allows. */
+    async issueAsOperator(userId: string, input: { name: string; scopes?: ApiKeyScope[] }): Promise<IssuedApiKey> {
+      const user = await operatorTarget(userId);
+      const scopes = input.scopes ?? defaultScopes(user.role);
+      if (scopes.includes('admin') && user.role === 'member') {
+        throw new AppError('forbidden', 'A member cannot hold a key with the admin scope');
+      }
+      return issue(db, user, { name: input.name, scopes });
+    },
+
+    /** Operator (CLI): every key of a user. */
+    async listAsOperator(userId: string): Promise<ApiKeyRecord[]> {
+      return listApiKeys(db, await operatorTarget(userId));
+    },
+
+    /** Operator (CLI): revokes any key. */
+    async revokeAsOperator(keyId: string): Promise<void> {
+      const owner = isId('apiKey', keyId) ? await findKeyOwnerForOperator(db, keyId) : null;
+      if (!owner || !(await revokeApiKey(db, owner, keyId, clock.now()))) {
+        throw notFound('API key');
+      }
     },
 
     /** Revokes one of the caller's keys: it stops working with the next request. */

@@ -69,7 +69,12 @@ export async function listApiKeys(ex: Executor, scope: OwnerScope): Promise<ApiK
  * Revokes one of the caller's keys (revoking a revoked key changes nothing). False when
  * the key is not theirs. mysql2 connects with CLIENT_FOUND_ROWS: matched rows count.
  */
-export async function revokeApiKey(ex: Executor, scope: OwnerScope, keyId: string, at: Date): Promise<boolean> {
+export async function revokeApiKey(
+  ex: Executor,
+  scope: Pick<OwnerScope, 'orgId' | 'userId'>,
+  keyId: string,
+  at: Date,
+): Promise<boolean> {
   const [result] = await ex
     .update(apiKeys)
     .set({ revokedAt: sql`COALESCE(${apiKeys.revokedAt}, ${at})` })
@@ -80,4 +85,16 @@ export async function revokeApiKey(ex: Executor, scope: OwnerScope, keyId: strin
 /** Records that a key was used (best effort; callers throttle it). */
 export async function touchApiKey(ex: Executor, keyId: string, at: Date): Promise<void> {
   await ex.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
+}
+
+/** Operator only (CLI): the owner of a key, in whatever org. */
+export async function findKeyOwnerForOperator(
+  ex: Executor,
+  keyId: string,
+): Promise<Pick<OwnerScope, 'orgId' | 'userId'> | null> {
+  const [row] = await ex
+    .select({ orgId: apiKeys.orgId, userId: apiKeys.userId })
+    .from(apiKeys)
+    .where(eq(apiKeys.id, keyId));
+  return row ?? null;
 }

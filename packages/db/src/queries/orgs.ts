@@ -28,3 +28,12 @@ export async function findOrg(ex: Executor, org: OrgScope): Promise<OrgRow | nul
 }
 
 export type { Role };
+
+/**
+ * Operator only (CLI): a user by id in whatever org. Everything a tenant can call goes
+ * through `findUser`, which is org-scoped.
+ */
+export async function findUserForOperator(ex: Executor, userId: string): Promise<UserRow | null> {
+  const [row] = await ex.select().from(users).where(eq(users.id, userId));
+  return row ?? null;
+}

@@ -5,7 +5,7 @@ import { authedRoute } from '../../http/route';
 import { boundedText } from '../memory/schemas';
 import { ApiKeyScopes, IssuedApiKeySchema, toIssuedApiKeyResponse } from './schemas';
 
-const CreateApiKeyBody = z
+export const CreateApiKeyBody = z
   .object({
     name: boundedText(1, 100).openapi({ description: 'What the key is for, 1–100 characters.' }),
     scopes: ApiKeyScopes.optional().openapi({ description: "A subset of the calling key's scopes (default: all of them)." }),

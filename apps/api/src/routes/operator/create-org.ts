@@ -8,7 +8,7 @@ import { Email, OrgSchema, UserSchema, toOrgResponse, toUserResponse } from '../
 
 export const OPERATOR_SCHEME = 'operatorToken';
 
-const CreateOrgBody = z
+export const CreateOrgBody = z
   .object({
     name: boundedText(1, 200).openapi({ description: 'The org (tenant) name, 1–200 characters.' }),
     owner: z.object({ email: Email }),

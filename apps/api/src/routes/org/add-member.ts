@@ -6,7 +6,7 @@ import { authedRoute } from '../../http/route';
 import { IssuedApiKeySchema, toIssuedApiKeyResponse } from '../api-keys/schemas';
 import { Email, UserSchema, toUserResponse } from './schemas';
 
-const AddMemberBody = z
+export const AddMemberBody = z
   .object({
     email: Email,
     role: z.enum(ROLES).openapi({ description: 'Only an owner can add another owner.' }),

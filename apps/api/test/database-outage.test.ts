@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startTcpProxy } from './support/tcp-proxy';
+import { startTestServer, type TestServer } from './support/server';
+import { createTenant, type TestUser } from './support/tenants';
+
+let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+let server: TestServer;
+let user: TestUser;
+
+beforeAll(async () => {
+  const real = new URL(inject('databaseUrl'));
+  proxy = await startTcpProxy({ host: real.hostname, port: Number(real.port || 3306) });
+  const viaProxy = new URL(real);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { REQUEST_TIMEOUT_MS: '1500' } });
+  user = (await createTenant(server.services, server.url)).owner;
+});
+afterAll(async () => {
+  await server.close();
+  await proxy.close();
+});
+
+const expect503 = async (path: string, method: 'get' | 'post' = 'get') => {
+  const started = Date.now();
+  const res = method === 'get' ? await user.api.get(path) : await user.api.post(path, { body: { content: 'during outage' } });
+  expect(res.status).toBe(503);
+  expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({ status: 503, request_id: expect.any(String) });
+  expect(res.text).not.toMatch(/ECONN|mysql|SELECT|at .*\.ts/i);
+  return Date.now() - started;
+};
+
+const recovers = async () => {
+  await expect.poll(async () => (await user.api.get('/v1/memory')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+};
+
+describe('database outage', () => {
+  it('serves normally through the proxy', async () => {
+    expect((await user.api.post('/v1/memory', { body: { content: 'before the outage' } })).status).toBe(201);
+  });
+
+  it('answers 503 with Retry-After, fast, when the database refuses connections; liveness stays up', async () => {
+    proxy.setMode('refuse');
+    for (const path of ['/v1/memory', '/v1/memory/search?q=outage']) expect(await expect503(path)).toBeLessThan(5000);
+    await expect503('/v1/memory', 'post');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'not_ready', database: 'unreachable' });
+  });
+
+  it('recovers by itself when the database returns', async () => {
+    proxy.setMode('forward');
+    await recovers();
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const list = await user.api.get('/v1/memory');
+    expect(list.body.memories.map((m: { content: string }) => m.content)).toEqual(['before the outage']);
+  });
+
+  it('answers 503 instead of hanging when the database stops answering', async () => {
+    proxy.setMode('blackhole');
+    expect(await expect503('/v1/memory')).toBeLessThan(5000);
+    proxy.setMode('refuse');
+    proxy.setMode('forward');
+    await recovers();
+  });
+});

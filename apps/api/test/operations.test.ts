@@ -1,0 +1,91 @@
+import { dropDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db';
+import mysql from 'mysql2/promise';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { freshDatabaseUrl } from './support/database';
+import { runPnpm, startService, stopService } from './support/process';
+
+const created: string[] = [];
+const fresh = (label: string) => {
+  const url = freshDatabaseUrl(inject('databaseServerUrl'), label);
+  created.push(url);
+  return url;
+};
+afterAll(async () => {
+  for (const url of created) await dropDatabase(url);
+});
+
+describe('migrations', () => {
+  it('create the schema with its FULLTEXT indexes, are idempotent and safe to run concurrently', async () => {
+    const url = fresh('mig');
+    await ensureDatabase(url);
+    const handle = openDatabase(url, { poolSize: 4 });
+    try {
+      expect((await migrationStatus(handle.db)).pending).toEqual(['0000_charset', '0001_init', '0002_fulltext']);
+      await Promise.all([migrateDatabase(handle.pool), migrateDatabase(handle.pool), migrateDatabase(handle.pool)]);
+      await migrateDatabase(handle.pool);
+      expect(await migrationStatus(handle.db)).toEqual({ applied: 3, pending: [] });
+      const [indexes] = await handle.pool.query<mysql.RowDataPacket[]>(
+        `SELECT INDEX_NAME AS name, COLUMN_NAME AS col FROM information_schema.STATISTICS
+         WHERE TABLE_SCHEMA = DATABASE() AND INDEX_TYPE = 'FULLTEXT' ORDER BY INDEX_NAME`,
+      );
+      expect(indexes.map((row) => `${row.name}(${row.col})`)).toEqual(['ft_memory_content(content)', 'ft_memory_search_terms(search_terms)']);
+      const [charset] = await handle.pool.query<mysql.RowDataPacket[]>(
+        `SELECT DEFAULT_CHARACTER_SET_NAME AS cs FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = DATABASE()`,
+      );
+      expect(charset[0]!.cs).toBe('utf8mb4');
+    } finally {
+      await handle.close();
+    }
+  });
+});
+
+describe('pnpm start', () => {
+  it('creates the database, migrates, listens on PORT and prints where the API reference is', async () => {
+    const url = fresh('start');
+    const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn' });
+    try {
+      expect(service.output()).toMatch(/API reference: http:\/\/\S+\/docs/);
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect((await fetch(`${service.url}/docs`)).status).toBe(200);
+    } finally {
+      const stopped = await stopService(service.child);
+      expect(stopped.code === 0 || stopped.signal === 'SIGTERM').toBe(true);
+    }
+  });
+
+  it('refuses to start on a bad variable, naming it', async () => {
+    const result = await runPnpm(['start'], { PORT: 'eighty' });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/PORT/);
+  });
+});
+
+describe('pnpm cli', () => {
+  it('runs the operator flows without HTTP', async () => {
+    const env = { DATABASE_URL: inject('databaseUrl') };
+    const org = await runPnpm(['cli', 'orgs', 'create', '--name', 'CLI Org', '--owner-email', 'cli-owner@example.test'], env);
+    expect(org.code, org.stderr).toBe(0);
+    const provisioned = JSON.parse(org.stdout);
+    expect(provisioned).toMatchObject({ org: { name: 'CLI Org' }, user: { role: 'owner' }, api_key: { key: expect.stringMatching(/^mbk_/) } });
+
+    const member = JSON.parse((await runPnpm(['cli', 'members', 'add', '--org', provisioned.org.id, '--email', 'cli-member@example.test'], env)).stdout);
+    expect(member).toMatchObject({ user: { role: 'member' }, api_key: { scopes: ['memory:read', 'memory:write'] } });
+
+    const key = JSON.parse(
+      (await runPnpm(['cli', 'keys', 'create', '--user', member.user.id, '--name', 'reader', '--scopes', 'memory:read'], env)).stdout,
+    );
+    expect(key).toMatchObject({ name: 'reader', scopes: ['memory:read'], key: expect.stringMatching(/^mbk_/) });
+
+    const revoked = await runPnpm(['cli', 'keys', 'revoke', '--key', key.id], env);
+    expect(revoked.code).toBe(0);
+    const listed = JSON.parse((await runPnpm(['cli', 'keys', 'list', '--user', member.user.id], env)).stdout);
+    expect(listed.api_keys.find((k: { id: string }) => k.id === key.id).revoked_at).toEqual(expect.any(String));
+
+    const bad = await runPnpm(['cli', 'members', 'add', '--org', provisioned.org.id, '--email', 'not-an-email'], env);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/email/);
+    const missing = await runPnpm(['cli', 'keys', 'revoke', '--key', 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV'], env);
+    expect(missing.code).toBe(1);
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeRouteSecurity, type ProtectedRoute } from './support/security';
+import { startTestServer, type TestServer } from './support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+/** Every route behind an API key. A route missing here fails the coverage test below. */
+const ROUTES: ProtectedRoute[] = [
+  { method: 'POST', template: '/v1/memory', path: () => '/v1/memory', body: { content: 'hello' }, scopes: ['memory:write'] },
+  { method: 'GET', template: '/v1/memory', path: () => '/v1/memory', scopes: ['memory:read'] },
+  { method: 'GET', template: '/v1/memory/search', path: () => '/v1/memory/search?q=secret', scopes: ['memory:read'] },
+  { method: 'GET', template: '/v1/memory/{id}', path: (r) => `/v1/memory/${r.memoryId}`, scopes: ['memory:read'], resource: 'memoryId' },
+  {
+    method: 'PATCH',
+    template: '/v1/memory/{id}',
+    path: (r) => `/v1/memory/${r.memoryId}`,
+    body: { content: 'overwritten by an attacker' },
+    scopes: ['memory:write'],
+    resource: 'memoryId',
+  },
+  { method: 'DELETE', template: '/v1/memory/{id}', path: (r) => `/v1/memory/${r.memoryId}`, scopes: ['memory:write'], resource: 'memoryId' },
+  { method: 'POST', template: '/v1/api-keys', path: () => '/v1/api-keys', body: { name: 'k' }, scopes: [] },
+  { method: 'GET', template: '/v1/api-keys', path: () => '/v1/api-keys', scopes: [] },
+  { method: 'DELETE', template: '/v1/api-keys/{id}', path: (r) => `/v1/api-keys/${r.apiKeyId}`, scopes: [], resource: 'apiKeyId' },
+  {
+    method: 'POST',
+    template: '/v1/org/members',
+    path: () => '/v1/org/members',
+    body: { email: `sec-${Date.now()}@example.test`, role: 'member' },
+    scopes: ['admin'],
+  },
+];
+
+describeRouteSecurity('security of every protected route', () => server, ROUTES);
+
+describe('coverage', () => {
+  it('every operation behind bearerAuth in /openapi.json is in the table', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>> };
+    const protectedOps: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (op.security?.some((requirement) => 'bearerAuth' in requirement)) protectedOps.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(protectedOps.sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.template}`).sort());
+  });
+});

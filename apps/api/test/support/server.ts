@@ -1,0 +1,47 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { openDatabase, type DatabaseHandle } from '@memory-bank/db';
+import { inject } from 'vitest';
+import { createApp, type MemoryBankApp } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+
+export interface TestServer extends MemoryBankApp {
+  /** http://127.0.0.1:<port> of a real listening server. */
+  url: string;
+  database: DatabaseHandle;
+  config: Config;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  /** Environment overrides, parsed by the real config loader. */
+  env?: Record<string, string>;
+  /** Defaults to the run's shared, migrated database. */
+  databaseUrl?: string;
+  /** Lets a test add routes (after the app's own) before the server listens. */
+  extend?: (app: MemoryBankApp['app']) => void;
+}
+
+/** The real app on a real port, against the real test database. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const databaseUrl = options.databaseUrl ?? inject('databaseUrl');
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...options.env });
+  const database = openDatabase(databaseUrl, { poolSize: 8, connectTimeoutMs: 1000 });
+  const built = createApp({ db: database.db, config, logger: createLogger(config) });
+  options.extend?.(built.app);
+  const server = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...built,
+    url: `http://127.0.0.1:${port}`,
+    database,
+    config,
+    async close() {
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import type { ApiKeyScope, Role } from '@memory-bank/db';
+import type { Services } from '../../src/services';
+import { client, type Client } from './http';
+
+export interface TestUser {
+  userId: string;
+  orgId: string;
+  role: Role;
+  key: string;
+  keyId: string;
+  api: Client;
+}
+
+export interface TestTenant {
+  orgId: string;
+  owner: TestUser;
+  addMember(role?: Role): Promise<TestUser>;
+  /** Another key of `user` with exactly `scopes`. */
+  keyWithScopes(user: TestUser, scopes: ApiKeyScope[]): Promise<TestUser>;
+}
+
+let counter = 0;
+const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${counter++}@example.test`;
+
+/** A fresh org with its owner, made through the same services the API uses. */
+export async function createTenant(services: Services, baseUrl: string, name = 'Test org'): Promise<TestTenant> {
+  const provisioned = await services.orgs.provision({ name, ownerEmail: uniqueEmail('owner') });
+  const orgId = provisioned.org.id;
+  const asUser = (userId: string, role: Role, key: string, keyId: string): TestUser => ({
+    userId,
+    orgId,
+    role,
+    key,
+    keyId,
+    api: client(baseUrl, key),
+  });
+  const owner = asUser(provisioned.user.id, 'owner', provisioned.apiKey.key, provisioned.apiKey.record.id);
+  return {
+    orgId,
+    owner,
+    async addMember(role: Role = 'member') {
+      const added = await services.orgs.addMemberAsOperator(orgId, { email: uniqueEmail(role), role });
+      return asUser(added.user.id, role, added.apiKey.key, added.apiKey.record.id);
+    },
+    async keyWithScopes(user, scopes) {
+      const issued = await services.apiKeys.issueAsOperator(user.userId, { name: `scoped ${scopes.join(' ')}`, scopes });
+      return asUser(user.userId, user.role, issued.key, issued.record.id);
+    },
+  };
+}
