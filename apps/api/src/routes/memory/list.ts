@@ -2,18 +2,12 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, MemorySchema, toMemoryResponse } from './schemas';
+import { MEMORY_LIMITS, MemorySchema, TagFilter, limitParam, toMemoryResponse } from './schemas';
 
 const ListQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MEMORY_LIMITS.listLimit)
-    .default(20)
-    .openapi({ description: `Page size, 1–${MEMORY_LIMITS.listLimit} (default 20).` }),
+  limit: limitParam(MEMORY_LIMITS.listLimit, 'Page size'),
   cursor: z.string().min(1).max(512).optional().openapi({ description: '`next_cursor` of the previous page.' }),
-  tag: z.string().trim().min(1).max(MEMORY_LIMITS.tagChars).optional().openapi({ description: 'Only memories carrying this tag.' }),
+  tag: TagFilter,
 });
 
 export const getMemoryRoute = authedRoute(['memory:read'], {

@@ -26,6 +26,25 @@ export const boundedText = (min: number, max: number) =>
     .refine((value) => codePoints(value) <= max, { message: `Must be at most ${max} characters` })
     .openapi({ maxLength: max });
 
+/** A `limit` query parameter: 1–`max`, default 20. */
+export const limitParam = (max: number, description: string) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(20)
+    .openapi({ description: `${description}, 1–${max} (default 20).` });
+
+/** The `tag` filter of list and search. */
+export const TagFilter = z
+  .string()
+  .trim()
+  .min(1)
+  .max(MEMORY_LIMITS.tagChars)
+  .optional()
+  .openapi({ description: 'Only memories carrying this tag.' });
+
 const Citation = z
   .record(z.string(), z.unknown())
   .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MEMORY_LIMITS.citationBytes, {

@@ -2,20 +2,14 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, SearchResultSchema, boundedText, toSearchResult } from './schemas';
+import { MEMORY_LIMITS, SearchResultSchema, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
     description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Plain words; operators and quotes are treated as text.`,
   }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MEMORY_LIMITS.searchLimit)
-    .default(20)
-    .openapi({ description: `At most this many results, 1–${MEMORY_LIMITS.searchLimit} (default 20).` }),
-  tag: z.string().trim().min(1).max(MEMORY_LIMITS.tagChars).optional().openapi({ description: 'Only memories carrying this tag.' }),
+  limit: limitParam(MEMORY_LIMITS.searchLimit, 'At most this many results'),
+  tag: TagFilter,
 });
 
 export const getMemorySearchRoute = authedRoute(['memory:read'], {
