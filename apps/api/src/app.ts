@@ -10,6 +10,7 @@ import { AppError } from './errors';
 import type { ApiApp, AppEnv } from './http/env';
 import { onError, problemResponse, requestDeadline } from './http/errors';
 import { BEARER_SCHEME } from './http/route';
+import { MCP_PATH, registerMcpRoute, type McpBridge } from './mcp/route';
 import { validationHook } from './http/validation';
 import { registerApiKeyRoutes } from './routes/api-keys';
 import { registerMemoryRoutes } from './routes/memory';
@@ -33,7 +34,10 @@ export interface AppDeps {
 export interface MemoryBankApp {
   app: ApiApp;
   services: Services;
+  mcp: McpBridge;
 }
+
+export const SERVICE_INFO = { name: 'memory-bank', version: '0.1.0' };
 
 /** Builds the whole HTTP application from explicit dependencies (server, tests, CLI). */
 export function createApp(deps: AppDeps): MemoryBankApp {
@@ -61,25 +65,29 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     );
   });
   app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      onError: () => {
-        // The rest of the body is never read: close the connection rather than leave
-        // the client's unsent bytes to be parsed as its next request.
-        throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`, {
-          headers: { Connection: 'close' },
-        });
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      // The rest of the body is never read: close the connection rather than leave
+      // the client's unsent bytes to be parsed as its next request.
+      throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`, {
+        headers: { Connection: 'close' },
+      });
+    },
+  });
+  app.use('/v1/*', limitBody);
+  app.use(MCP_PATH, limitBody);
 
   registerHealthRoutes(app);
   registerMemoryRoutes(app);
   registerApiKeyRoutes(app);
   registerOrgRoutes(app);
   registerPostAdminOrg(app);
+  const mcp = registerMcpRoute(app, {
+    toolTags: config.MCP_TOOL_TAGS,
+    allowedOrigins: [...config.MCP_ALLOWED_ORIGINS, ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [])],
+    serverInfo: SERVICE_INFO,
+  });
 
   app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
     type: 'http',
@@ -95,7 +103,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     openapi: '3.1.0',
     info: {
       title: 'Memory Bank API',
-      version: '0.1.0',
+      version: SERVICE_INFO.version,
       description: 'Durable, owner-scoped memory for AI agents and web apps. Errors are RFC 9457 problem+json.',
     },
     servers: [{ url: config.PUBLIC_URL ?? new URL(c.req.url).origin }],
@@ -104,5 +112,5 @@ export function createApp(deps: AppDeps): MemoryBankApp {
 
   app.notFound((c) => problemResponse(c, routeNotFound()));
   app.onError(onError);
-  return { app, services };
+  return { app, services, mcp };
 }

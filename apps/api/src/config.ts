@@ -8,6 +8,17 @@ const optionalString = z
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
 /** Every environment variable the service reads. docs: README.md#configuration. */
+const commaList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+
+const originList = commaList('http://localhost,http://127.0.0.1,http://[::1]').refine(
+  (origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin.replace(/\/$/, '')),
+  { message: 'must be a comma-separated list of origins such as https://app.example.com,http://localhost' },
+);
+
 const configSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -23,6 +34,8 @@ const configSchema = z.object({
   MEMORY_BANK_OPERATOR_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 24, {
     message: 'must be at least 24 characters (it grants control of every org)',
   }),
+  MCP_TOOL_TAGS: commaList('Memory'),
+  MCP_ALLOWED_ORIGINS: originList,
   PUBLIC_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
     message: 'must be an absolute URL such as https://memory.example.com',
   }),

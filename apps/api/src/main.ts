@@ -29,12 +29,16 @@ async function main(): Promise<void> {
   await prepareDatabase(config, (message) => console.log(message));
   const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   await migrateDatabase(database.pool);
-  const { app } = createApp({ db: database.db, config, logger });
+  const { app, mcp } = createApp({ db: database.db, config, logger });
+  // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
+  // with the same name) stops start-up instead of the first agent's request.
+  mcp.tools();
 
   const server = serve({ fetch: app.fetch, port: config.PORT, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
     const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
     console.log(`Memory Bank is listening on ${base}`);
     console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
+    console.log(`MCP (Streamable HTTP): ${base}/mcp`);
   });
 
   const shutdown = (signal: string) => {

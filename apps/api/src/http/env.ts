@@ -5,13 +5,15 @@ import type { Config } from '../config';
 import type { Services } from '../services';
 
 /**
- * How a request reached the app: over HTTP, or in-process from the MCP bridge (which
- * passes `{ channel: 'mcp' }` as the fetch env; clients cannot set it).
+ * How a request reached the app: over HTTP, or in-process from the MCP bridge. The
+ * bridge passes these as the fetch env, which HTTP clients cannot set.
  */
 export type RequestChannel = 'http' | 'mcp';
 
 export interface AppBindings {
   channel?: RequestChannel;
+  /** The caller the MCP bridge already authenticated (its scopes are still checked). */
+  principal?: Principal;
 }
 
 export interface AppVariables {

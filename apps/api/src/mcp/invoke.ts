@@ -1,0 +1,105 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { problemType, type FieldError, type Problem } from '../errors';
+import type { OperationTool } from './openapi-tools';
+
+/** Sends a request to the app in-process and returns its response. */
+export type Dispatch = (request: Request) => Promise<Response>;
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+const validators = new WeakMap<OperationTool, ValidateFunction>();
+
+function validatorFor(tool: OperationTool): ValidateFunction {
+  let validate = validators.get(tool);
+  if (!validate) {
+    validate = ajv.compile(tool.definition.inputSchema);
+    validators.set(tool, validate);
+  }
+  return validate;
+}
+
+function fieldErrors(errors: ErrorObject[]): FieldError[] {
+  return errors
+    .filter((error) => error.keyword !== 'if')
+    .map((error) => {
+      const segments = error.instancePath.split('/').filter(Boolean).map(decodeURIComponent);
+      if (error.keyword === 'required') segments.push(String((error.params as { missingProperty: string }).missingProperty));
+      return { path: segments.join('.') || '(arguments)', message: error.message ?? 'is invalid' };
+    });
+}
+
+function errorResult(problem: Problem): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: JSON.stringify(problem) }],
+    structuredContent: problem as unknown as Record<string, unknown>,
+  };
+}
+
+/** Builds the HTTP request a tool call stands for: path, query and JSON body from one flat argument object. */
+function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): Request {
+  let path = tool.pathTemplate;
+  const query = new URLSearchParams();
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const place = tool.places[name];
+    if (value === undefined || !place) continue;
+    if (place === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    else if (place === 'query') {
+      for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    } else body[name] = value;
+  }
+  const search = query.size > 0 ? `?${query}` : '';
+  if (tool.hasBody) headers.set('content-type', 'application/json');
+  return new Request(`http://memory-bank.internal${path}${search}`, {
+    method: tool.method,
+    headers,
+    ...(tool.hasBody ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
+/**
+ * Runs a tool: checks the arguments against its inputSchema, then calls the real route
+ * through the app (same validation, owner scoping, limits and errors as REST) and turns
+ * the HTTP answer into an MCP result.
+ */
+export async function invokeTool(
+  tool: OperationTool,
+  args: Record<string, unknown>,
+  context: { dispatch: Dispatch; headers: Headers; requestId: string },
+): Promise<CallToolResult> {
+  const validate = validatorFor(tool);
+  if (!validate(args)) {
+    const errors = fieldErrors(validate.errors ?? []);
+    return errorResult({
+      type: problemType('validation_failed'),
+      title: 'Validation Failed',
+      status: 400,
+      detail: `Invalid arguments for ${tool.definition.name}: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`,
+      request_id: context.requestId,
+      errors,
+    });
+  }
+
+  const response = await context.dispatch(toRequest(tool, args, new Headers(context.headers)));
+  const text = await response.text();
+  const contentType = response.headers.get('content-type') ?? '';
+  const parsed: unknown = text && /json/.test(contentType) ? JSON.parse(text) : undefined;
+
+  if (!response.ok) {
+    const problem =
+      parsed && typeof parsed === 'object'
+        ? (parsed as Problem)
+        : { type: 'about:blank', title: response.statusText, status: response.status, detail: text, request_id: context.requestId };
+    return errorResult(problem);
+  }
+  if (response.status === 204 || parsed === undefined) {
+    return { content: [{ type: 'text', text: `Done (HTTP ${response.status}).` }] };
+  }
+  return {
+    content: [{ type: 'text', text }],
+    ...(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? { structuredContent: parsed as Record<string, unknown> }
+      : {}),
+  };
+}

@@ -1,0 +1,81 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { requireScopes } from '../auth/bearer';
+import type { Principal } from '../auth/principal';
+import { AppError } from '../errors';
+import type { ApiApp } from '../http/env';
+import { problemResponse } from '../http/errors';
+import { BEARER_SCHEME } from '../http/route';
+import { invokeTool } from './invoke';
+import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
+import { requireAllowedOrigin } from './origin';
+
+export const MCP_PATH = '/mcp';
+/** Operator and key-management operations are never tools, whatever MCP_TOOL_TAGS says. */
+const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
+
+export interface McpOptions {
+  toolTags: readonly string[];
+  allowedOrigins: readonly string[];
+  serverInfo: { name: string; version: string };
+}
+
+export interface McpBridge {
+  /** The tools, built once from the app's OpenAPI document (throws on a bad document). */
+  tools(): OperationTool[];
+}
+
+function usableBy(tool: OperationTool, principal: Principal): boolean {
+  return tool.requiredScopes.every((scope) => (principal.scopes as readonly string[]).includes(scope));
+}
+
+/**
+ * POST /mcp: Streamable HTTP, stateless, JSON responses. Every allowed OpenAPI operation
+ * of `app` is a tool; a call runs the real route in-process with the caller's identity.
+ */
+export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
+  let catalog: OperationTool[] | undefined;
+  const tools = () =>
+    (catalog ??= buildToolCatalog(app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'tools', version: '1' } }) as OpenApiDocument, {
+      allowTags: options.toolTags,
+      denyTags: NEVER_EXPOSED_TAGS,
+      bearerScheme: BEARER_SCHEME,
+    }));
+
+  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([]), async (c) => {
+    const principal = c.var.principal;
+    const visible = tools().filter((tool) => usableBy(tool, principal));
+    const byName = new Map(visible.map((tool) => [tool.definition.name, tool]));
+    const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: false } } });
+
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map((tool) => tool.definition) }));
+    server.setRequestHandler(CallToolRequestSchema, (request) => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+      const headers = new Headers({ 'x-request-id': c.var.requestId });
+      const authorization = c.req.header('authorization');
+      if (authorization) headers.set('authorization', authorization);
+      return invokeTool(tool, request.params.arguments ?? {}, {
+        headers,
+        requestId: c.var.requestId,
+        dispatch: (inner) => Promise.resolve(app.fetch(inner, { channel: 'mcp', principal })),
+      });
+    });
+
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Stateless: no server-initiated stream to GET, no session to DELETE.
+  app.on(['GET', 'DELETE'], MCP_PATH, (c) =>
+    problemResponse(c, new AppError('method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP)', { headers: { Allow: 'POST' } })),
+  );
+
+  return { tools };
+}
