@@ -19,6 +19,28 @@ const originList = commaList('http://localhost,http://127.0.0.1,http://[::1]').r
   { message: 'must be a comma-separated list of origins such as https://app.example.com,http://localhost' },
 );
 
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1');
+
+/** Operator-supplied redaction patterns: a JSON array of { kind, pattern, flags? }. */
+const redactPatterns = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    if (value === undefined || value.trim() === '') return [];
+    try {
+      const parsed = z
+        .array(z.object({ kind: z.string().regex(/^[a-z0-9_]{1,40}$/), pattern: z.string().min(1), flags: z.string().regex(/^[imsu]*$/).optional() }))
+        .parse(JSON.parse(value));
+      return parsed.map((entry) => ({ kind: entry.kind, pattern: new RegExp(entry.pattern, `g${entry.flags ?? ''}`) }));
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `must be a JSON array of {"kind":"name","pattern":"regex"} (${(error as Error).message.split('\n')[0]})` });
+      return z.NEVER;
+    }
+  });
+
 const configSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -36,6 +58,18 @@ const configSchema = z.object({
   }),
   MCP_TOOL_TAGS: commaList('Memory'),
   MCP_ALLOWED_ORIGINS: originList,
+  ARCHIVE_URL: z
+    .string()
+    .default('file://./data/archive')
+    .refine((value) => /^file:\/\/.+/.test(value) || /^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(value), {
+      message: 'must be file://<directory> or s3://<bucket>[/<prefix>]',
+    }),
+  S3_ENDPOINT: optionalString.refine((value) => value === undefined || URL.canParse(value), { message: 'must be a URL such as http://127.0.0.1:9000' }),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: booleanFlag,
+  HOOK_REDACT_PATTERNS: redactPatterns,
   PUBLIC_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
     message: 'must be an absolute URL such as https://memory.example.com',
   }),
