@@ -7,6 +7,7 @@ export const ID_PREFIXES = {
   apiKey: 'key',
   memory: 'mem',
   memoryContext: 'mctx',
+  workstream: 'ws',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

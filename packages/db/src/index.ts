@@ -8,3 +8,7 @@ export * from './search/terms';
 export * from './queries/orgs';
 export * from './queries/api-keys';
 export * from './queries/memory';
+export * from './queries/workstreams';
+export * from './queries/archive';
+export * from './queries/rebuild';
+export * from './queries/doctor';

@@ -6,6 +6,9 @@ import { orgs, users } from './orgs';
 export const API_KEY_SCOPES = [
   'memory:read',
   'memory:write',
+  'hooks:write',
+  'workstreams:read',
+  'workstreams:write',
   'admin',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

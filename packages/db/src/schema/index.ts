@@ -1,3 +1,4 @@
 export * from './orgs';
 export * from './api-keys';
 export * from './memory';
+export * from './workstreams';
