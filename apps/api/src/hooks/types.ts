@@ -4,17 +4,10 @@
  * event.
  */
 
-export const HARNESSES = ['claude-code', 'codex', 'opencode', 'generic'] as const;
-export type Harness = (typeof HARNESSES)[number];
-
-export const EVENT_KINDS = ['message', 'tool_call', 'tool_result', 'compaction', 'checkpoint', 'annotation', 'lifecycle'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-export const EVENT_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
-export type EventRole = (typeof EVENT_ROLES)[number];
-
-export const TOOL_OUTCOMES = ['success', 'error'] as const;
-export type ToolOutcome = (typeof TOOL_OUTCOMES)[number];
+// The enumerations are column types of the ledger, so packages/db owns them.
+export { EVENT_KINDS, EVENT_ROLES, HARNESSES, TOOL_OUTCOMES } from '@memory-bank/db';
+export type { EventKind, EventRole, Harness, ToolOutcome } from '@memory-bank/db';
+import type { EventKind, EventRole, ToolOutcome } from '@memory-bank/db';
 
 /** A JSON object as a harness sends it (already sanitized when adapters see it). */
 export type HookPayload = Record<string, unknown>;
