@@ -1,0 +1,241 @@
+// Memory Bank plugin for OpenCode: sends the session's prompts, tool calls and results, replies and
+// lifecycle events to POST $MEMORY_BANK_URL/v1/hooks/opencode (payload shape: docs/hooks.md).
+//
+// Install: copy to ~/.config/opencode/plugins/ (or <project>/.opencode/plugins/) and set
+// MEMORY_BANK_API_KEY (and MEMORY_BANK_URL, default http://localhost:8787) in OpenCode's environment.
+//
+// Fire-and-forget: it never awaits the network, never throws into OpenCode, and gives up after 3 s.
+// What it cannot deliver goes to the spool that integrations/forward.sh uses
+// (~/.memory-bank/spool, one file per event) and is sent to /v1/hooks/batch after the next success.
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+const BASE = (process.env.MEMORY_BANK_URL || 'http://localhost:8787').replace(/\/+$/, '');
+const KEY = process.env.MEMORY_BANK_API_KEY || '';
+const SPOOL = process.env.MEMORY_BANK_SPOOL || join(homedir(), '.memory-bank', 'spool');
+const SPOOL_MAX = Number(process.env.MEMORY_BANK_SPOOL_MAX) || 10000;
+const MAX_TEXT = 200_000; // longer strings keep their head and tail (the service refuses payloads over 1 MiB)
+
+const cap = (text) =>
+  typeof text === 'string' && text.length > MAX_TEXT
+    ? `${text.slice(0, MAX_TEXT / 2)}\n… [${text.length - MAX_TEXT} chars omitted] …\n${text.slice(-MAX_TEXT / 2)}`
+    : text;
+
+/** Scalar fields only: tool metadata can hold whole files (diffs, before/after contents). */
+const scalars = (object) =>
+  Object.fromEntries(Object.entries(object ?? {}).filter(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value)).map(([k, v]) => [k, cap(v)]));
+
+const textOf = (parts) =>
+  (Array.isArray(parts) ? parts : [])
+    .filter((part) => part?.type === 'text' && typeof part.text === 'string' && !part.synthetic && !part.ignored)
+    .map((part) => part.text)
+    .join('\n');
+
+const modelName = (model) => (model?.providerID && model?.modelID ? `${model.providerID}/${model.modelID}` : undefined);
+
+async function post(path, body, headers, ms) {
+  const response = await fetch(`${BASE}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...headers },
+    body,
+    signal: AbortSignal.timeout(ms),
+  });
+  await response.arrayBuffer().catch(() => {});
+  return response.status;
+}
+
+const permanent = (status) => [400, 413, 415, 422].includes(status);
+
+async function deliver(payload) {
+  const key = crypto.randomUUID().replaceAll('-', '');
+  const body = JSON.stringify(payload);
+  let status = 0;
+  try {
+    status = await post('/v1/hooks/opencode', body, { 'idempotency-key': key }, 3000);
+  } catch {
+    // unreachable or timed out: spooled below
+  }
+  if (status >= 200 && status < 300) return drain();
+  if (!permanent(status)) return spool(key, body);
+}
+
+/** One file per event, named like forward.sh's: <epoch>.<key>.opencode.json (temp file + rename). */
+async function spool(key, body) {
+  if (body.length > 1024 * 1024) return;
+  await mkdir(SPOOL, { recursive: true, mode: 0o700 });
+  const name = `${Math.floor(Date.now() / 1000)}.${key}.opencode.json`;
+  const temp = join(SPOOL, `.in.${key}`);
+  await writeFile(temp, body, { mode: 0o600 });
+  await rename(temp, join(SPOOL, name));
+  const names = (await readdir(SPOOL)).filter((n) => n.endsWith('.json')).sort();
+  await Promise.all(names.slice(0, Math.max(0, names.length - SPOOL_MAX)).map((n) => rm(join(SPOOL, n), { force: true })));
+}
+
+/** Sends spooled events in batches (≤ 256, < 8 MiB), sharing forward.sh's lock. */
+async function drain() {
+  const lock = join(SPOOL, '.drain.lock');
+  const names = async () => (await readdir(SPOOL).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
+  if ((await names()).length === 0) return;
+  try {
+    await mkdir(lock);
+  } catch {
+    const at = join(lock, 'at');
+    const since = await stat(at)
+      .then((s) => Date.now() - s.mtimeMs)
+      .catch(() => writeFile(at, String(Math.floor(Date.now() / 1000))).then(() => 0, () => 0));
+    if (since < 300_000) return; // someone is draining; a lock older than 5 minutes is stale
+    await rm(lock, { recursive: true, force: true });
+    await mkdir(lock);
+  }
+  try {
+    for (let round = 0; round < 100; round++) {
+      await writeFile(join(lock, 'at'), String(Math.floor(Date.now() / 1000)));
+      const events = [];
+      const sent = [];
+      let bytes = 16;
+      for (const name of (await names()).slice(0, 256)) {
+        const [, key, harness] = name.split('.');
+        const text = await readFile(join(SPOOL, name), 'utf8').catch(() => '');
+        let payload;
+        try {
+          payload = JSON.parse(text);
+        } catch {
+          await rm(join(SPOOL, name), { force: true }); // unreadable: the service would refuse it too
+          continue;
+        }
+        if (bytes + text.length > 8_000_000) break;
+        events.push({ harness, idempotency_key: key, payload });
+        sent.push(name);
+        bytes += text.length + 100;
+      }
+      if (events.length === 0) break;
+      const status = await post('/v1/hooks/batch', JSON.stringify({ events }), {}, 20_000);
+      if (status < 200 || status >= 300) break;
+      await Promise.all(sent.map((name) => rm(join(SPOOL, name), { force: true })));
+    }
+  } finally {
+    await rm(lock, { recursive: true, force: true });
+  }
+}
+
+export const MemoryBank = async ({ directory } = {}) => {
+  if (!KEY) return {};
+
+  // Fire and forget: nothing here is awaited by OpenCode, and nothing escapes.
+  const send = (payload) => {
+    try {
+      deliver({ time: Date.now(), directory, ...payload }).catch(() => {});
+    } catch {
+      // never throw into OpenCode
+    }
+  };
+  const guard = (handler) => async (...args) => {
+    try {
+      handler(...args);
+    } catch {
+      // never throw into OpenCode
+    }
+  };
+
+  const argsByCall = new Map(); // callID → args (older OpenCode versions omit them from tool.execute.after)
+  const textByMessage = new Map(); // messageID → Map(partID → text), until the message completes
+  const done = new Map(); // assistant messages and failed tool calls already sent
+  const remember = (map, key, value) => {
+    map.set(key, value);
+    if (map.size > 500) map.delete(map.keys().next().value);
+  };
+
+  return {
+    'chat.message': guard((input, output) => {
+      send({
+        event: 'chat.message',
+        sessionID: input?.sessionID ?? output?.message?.sessionID, // older releases pass only the message
+        messageID: input?.messageID ?? output?.message?.id,
+        agent: input?.agent,
+        model: modelName(input?.model),
+        text: cap(textOf(output?.parts)),
+      });
+    }),
+
+    'tool.execute.before': guard((input, output) => {
+      remember(argsByCall, input.callID, output?.args);
+      send({ event: 'tool.execute.before', sessionID: input.sessionID, tool: input.tool, callID: input.callID, args: output?.args });
+    }),
+
+    'tool.execute.after': guard((input, output) => {
+      const args = input.args ?? argsByCall.get(input.callID);
+      argsByCall.delete(input.callID);
+      send({
+        event: 'tool.execute.after',
+        sessionID: input.sessionID,
+        tool: input.tool,
+        callID: input.callID,
+        args,
+        title: output?.title,
+        output: cap(output?.output),
+        metadata: scalars(output?.metadata),
+      });
+    }),
+
+    'experimental.session.compacting': guard((input) => {
+      send({ event: 'experimental.session.compacting', sessionID: input.sessionID });
+    }),
+
+    event: guard(({ event }) => {
+      const properties = event?.properties ?? {};
+      switch (event?.type) {
+        case 'session.created':
+        case 'session.deleted': {
+          const { id, directory: dir, title, parentID, version, time } = properties.info ?? {};
+          send({ event: event.type, sessionID: id, properties: { info: { id, directory: dir, title, parentID, version, time } } });
+          break;
+        }
+        case 'session.idle':
+        case 'session.compacted':
+          send({ event: event.type, sessionID: properties.sessionID, properties: { sessionID: properties.sessionID } });
+          break;
+        case 'session.error':
+          if (properties.sessionID) send({ event: event.type, sessionID: properties.sessionID, properties });
+          break;
+        case 'message.part.updated': {
+          const part = properties.part ?? {};
+          if (part.type === 'text') {
+            const texts = textByMessage.get(part.messageID) ?? new Map();
+            texts.set(part.id, part.text ?? '');
+            remember(textByMessage, part.messageID, texts);
+          } else if (part.type === 'tool' && part.state?.status === 'error' && !done.has(part.callID)) {
+            // A tool that throws never reaches tool.execute.after: its error arrives only here.
+            remember(done, part.callID, true);
+            const { status, input, error } = part.state;
+            send({ event: event.type, sessionID: part.sessionID, properties: { part: { id: part.id, sessionID: part.sessionID, messageID: part.messageID, type: 'tool', callID: part.callID, tool: part.tool, state: { status, input, error: cap(error) } } } });
+          }
+          break;
+        }
+        case 'message.updated': {
+          const info = properties.info ?? {};
+          if (info.role !== 'assistant') {
+            textByMessage.delete(info.id);
+            break;
+          }
+          if (!info.time?.completed || done.has(info.id)) break;
+          remember(done, info.id, true);
+          const text = [...(textByMessage.get(info.id)?.values() ?? [])].filter(Boolean).join('\n');
+          textByMessage.delete(info.id);
+          if (text) {
+            send({
+              event: event.type,
+              sessionID: info.sessionID,
+              messageID: info.id,
+              role: 'assistant',
+              text: cap(text),
+              model: modelName(info),
+              properties: { info: { id: info.id, sessionID: info.sessionID, role: info.role, time: info.time } },
+            });
+          }
+          break;
+        }
+      }
+    }),
+  };
+};
