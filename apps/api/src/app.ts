@@ -4,6 +4,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
 import { ulid } from 'ulid';
 import type { Logger } from 'pino';
+import { openObjectStore } from './archive';
+import type { ObjectStore } from './archive/object-store';
+import { createArchiver, type Archiver, type ArchiverOptions } from './archive/sealer';
 import { routeNotFound } from './auth/operator';
 import type { Config } from './config';
 import { AppError } from './errors';
@@ -12,8 +15,12 @@ import { onError, problemResponse, requestDeadline } from './http/errors';
 import { BEARER_SCHEME } from './http/route';
 import { MCP_PATH, registerMcpRoute, type McpBridge } from './mcp/route';
 import { validationHook } from './http/validation';
+import { createSanitizer } from './hooks/sanitize';
 import { registerApiKeyRoutes } from './routes/api-keys';
+import { registerHookRoutes } from './routes/hooks';
+import { MAX_BATCH_BYTES, postHooksBatchRoute } from './routes/hooks/batch';
 import { registerMemoryRoutes } from './routes/memory';
+import { registerWorkstreamRoutes } from './routes/workstreams';
 import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-org';
 import { registerOrgRoutes } from './routes/org';
 import { registerDocsRoutes } from './routes/system/docs';
@@ -29,12 +36,20 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   clock?: Clock;
+  /** The hook archive; default: the store ARCHIVE_URL names. */
+  store?: ObjectStore;
+  archiverOptions?: Partial<ArchiverOptions>;
 }
 
 export interface MemoryBankApp {
   app: ApiApp;
   services: Services;
   mcp: McpBridge;
+  /** Seals segments and deletes objects in the background: start() it (the server does). */
+  archiver: Archiver;
+  store: ObjectStore;
+  /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
+  close(options: { flush: boolean }): Promise<void>;
 }
 
 export const SERVICE_INFO = { name: 'memory-bank', version: '0.1.0' };
@@ -42,7 +57,12 @@ export const SERVICE_INFO = { name: 'memory-bank', version: '0.1.0' };
 /** Builds the whole HTTP application from explicit dependencies (server, tests, CLI). */
 export function createApp(deps: AppDeps): MemoryBankApp {
   const { config, logger } = deps;
-  const services = createServices({ db: deps.db, logger, clock: deps.clock ?? systemClock });
+  const clock = deps.clock ?? systemClock;
+  const opened = deps.store ? undefined : openObjectStore(config);
+  const store = deps.store ?? opened!;
+  const archiver = createArchiver({ db: deps.db, store, clock, logger, ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}) });
+  const sanitizer = createSanitizer({ extraPatterns: config.HOOK_REDACT_PATTERNS });
+  const services = createServices({ db: deps.db, logger, clock }, { store, archiver, sanitizer });
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use('*', requestId({ headerName: 'x-request-id', limitLength: 128, generator: () => ulid() }));
@@ -65,21 +85,26 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     );
   });
   app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
-  const limitBody = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      // The rest of the body is never read: close the connection rather than leave
-      // the client's unsent bytes to be parsed as its next request.
-      throw new AppError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes`, {
-        headers: { Connection: 'close' },
-      });
-    },
-  });
-  app.use('/v1/*', limitBody);
-  app.use(MCP_PATH, limitBody);
+  const limitBody = (maxSize: number) =>
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        // The rest of the body is never read: close the connection rather than leave
+        // the client's unsent bytes to be parsed as its next request.
+        throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes`, {
+          headers: { Connection: 'close' },
+        });
+      },
+    });
+  const defaultLimit = limitBody(MAX_BODY_BYTES);
+  const batchLimit = limitBody(MAX_BATCH_BYTES);
+  app.use('/v1/*', (c, next) => (c.req.path === postHooksBatchRoute.path ? batchLimit : defaultLimit)(c, next));
+  app.use(MCP_PATH, defaultLimit);
 
   registerHealthRoutes(app);
   registerMemoryRoutes(app);
+  registerWorkstreamRoutes(app);
+  registerHookRoutes(app);
   registerApiKeyRoutes(app);
   registerOrgRoutes(app);
   registerPostAdminOrg(app);
@@ -112,5 +137,15 @@ export function createApp(deps: AppDeps): MemoryBankApp {
 
   app.notFound((c) => problemResponse(c, routeNotFound()));
   app.onError(onError);
-  return { app, services, mcp };
+  return {
+    app,
+    services,
+    mcp,
+    archiver,
+    store,
+    async close({ flush }) {
+      await archiver.stop(flush);
+      await opened?.close();
+    },
+  };
 }

@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
-import { ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db';
+import { ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db';
+import type { Logger } from 'pino';
 import type { ZodType } from 'zod';
-import { createApp } from './app';
+import { createApp, type MemoryBankApp } from './app';
+import { runDoctor } from './archive/doctor';
+import { rebuildLedger } from './archive/rebuild';
 import { ConfigError, loadConfig } from './config';
 import { AppError } from './errors';
 import { createLogger } from './logger';
@@ -11,6 +14,7 @@ import { CreateOrgBody } from './routes/operator/create-org';
 import { AddMemberBody } from './routes/org/add-member';
 import { toOrgResponse, toUserResponse } from './routes/org/schemas';
 import type { Services } from './services';
+import { systemClock } from './services/deps';
 
 const USAGE = `Memory Bank operator CLI (prints JSON on stdout)
 
@@ -19,6 +23,10 @@ const USAGE = `Memory Bank operator CLI (prints JSON on stdout)
   pnpm cli keys create --user <usr_id> --name <name> [--scopes memory:read,memory:write]
   pnpm cli keys list --user <usr_id>
   pnpm cli keys revoke --key <key_id>
+  pnpm cli ledger rebuild [--org <org_id>] [--workstream <ws_id>]
+                             rebuild the hook ledger from the archived segments
+  pnpm cli doctor [--repair] migrations, FULLTEXT indexes, archive backlog,
+                             segment integrity and orphans (exit 1 if unhealthy)
   pnpm cli db migrate        create the database if missing and apply migrations
   pnpm cli db status         applied and pending migrations
 
@@ -46,32 +54,52 @@ function scopesOption(value: string | undefined): string[] | undefined {
   return value?.split(',').map((scope) => scope.trim());
 }
 
-type Command = (services: Services, options: Options) => Promise<unknown>;
+interface CommandContext {
+  services: Services;
+  built: MemoryBankApp;
+  database: DatabaseHandle;
+  logger: Logger;
+}
+
+/** A command's JSON output, and its exit code when not 0. */
+type Command = (context: CommandContext, options: Options) => Promise<unknown | { output: unknown; exitCode: number }>;
 
 const COMMANDS: Record<string, Command> = {
-  'orgs create': async (services, options) => {
+  'orgs create': async ({ services }, options) => {
     const body = validated(CreateOrgBody, { name: required(options, 'name'), owner: { email: required(options, 'owner-email') } });
     const created = await services.orgs.provision({ name: body.name, ownerEmail: body.owner.email });
     return { org: toOrgResponse(created.org), user: toUserResponse(created.user), api_key: toIssuedApiKeyResponse(created.apiKey) };
   },
-  'members add': async (services, options) => {
+  'members add': async ({ services }, options) => {
     const body = validated(AddMemberBody, { email: required(options, 'email'), role: options.role ?? 'member' });
     const added = await services.orgs.addMemberAsOperator(required(options, 'org'), body);
     return { user: toUserResponse(added.user), api_key: toIssuedApiKeyResponse(added.apiKey) };
   },
-  'keys create': async (services, options) =>
+  'keys create': async ({ services }, options) =>
     toIssuedApiKeyResponse(
       await services.apiKeys.issueAsOperator(
         required(options, 'user'),
         validated(CreateApiKeyBody, { name: required(options, 'name'), scopes: scopesOption(options.scopes) }),
       ),
     ),
-  'keys list': async (services, options) => ({
+  'keys list': async ({ services }, options) => ({
     api_keys: (await services.apiKeys.listAsOperator(required(options, 'user'))).map(toApiKeyResponse),
   }),
-  'keys revoke': async (services, options) => {
+  'keys revoke': async ({ services }, options) => {
     await services.apiKeys.revokeAsOperator(required(options, 'key'));
     return { revoked: options.key };
+  },
+  'ledger rebuild': async ({ built, database, logger }, options) =>
+    rebuildLedger(
+      { db: database.db, store: built.store, logger },
+      { ...(options.org ? { orgId: options.org } : {}), ...(options.workstream ? { workstreamId: options.workstream } : {}) },
+    ),
+  doctor: async ({ built, database, logger }, options) => {
+    const report = await runDoctor(
+      { db: database.db, store: built.store, archiver: built.archiver, clock: systemClock, logger, migrate: () => migrateDatabase(database.pool) },
+      { repair: options.repair === 'true' },
+    );
+    return { output: report, exitCode: report.ok ? 0 : 1 };
   },
 };
 
@@ -88,10 +116,12 @@ async function main(argv: string[]): Promise<number> {
       user: { type: 'string' },
       scopes: { type: 'string' },
       key: { type: 'string' },
+      workstream: { type: 'string' },
+      repair: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  const name = positionals.slice(0, 2).join(' ');
+  const name = positionals[0] === 'doctor' ? 'doctor' : positionals.slice(0, 2).join(' ');
   if (values.help || positionals.length === 0) {
     console.log(USAGE);
     return 0;
@@ -109,11 +139,20 @@ async function main(argv: string[]): Promise<number> {
     } else {
       const command = COMMANDS[name];
       if (!command) throw new UsageError(`Unknown command "${positionals.join(' ')}"`);
-      const { services } = createApp({ db: database.db, config, logger: createLogger({ LOG_LEVEL: 'warn' }) });
-      result = await command(services, values as Options);
+      const logger = createLogger({ LOG_LEVEL: 'warn' });
+      const built = createApp({ db: database.db, config, logger });
+      const { help: _help, repair, ...strings } = values;
+      const options: Options = { ...strings, ...(repair ? { repair: 'true' } : {}) };
+      try {
+        result = await command({ services: built.services, built, database, logger }, options);
+      } finally {
+        await built.close({ flush: false });
+      }
     }
-    console.log(JSON.stringify(result, null, 2));
-    return 0;
+    const { output, exitCode } =
+      result && typeof result === 'object' && 'exitCode' in result ? (result as { output: unknown; exitCode: number }) : { output: result, exitCode: 0 };
+    console.log(JSON.stringify(output, null, 2));
+    return exitCode;
   } finally {
     await database.close();
   }

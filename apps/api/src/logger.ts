@@ -15,3 +15,23 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
     },
   });
 }
+
+/**
+ * An error as it may be logged: names, codes and messages along its cause chain, never
+ * the query parameters drizzle puts in its messages (they hold what people store) nor
+ * anything else attached to the error.
+ */
+export function errorForLog(error: unknown): Record<string, unknown>[] {
+  const chain: Record<string, unknown>[] = [];
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (!(current instanceof Error)) {
+      chain.push({ value: typeof current });
+      break;
+    }
+    const { code, errno, sqlState } = current as { code?: unknown; errno?: unknown; sqlState?: unknown };
+    const message = 'params' in current && 'query' in current ? `failed query: ${String((current as { query: unknown }).query).slice(0, 300)}` : current.message;
+    chain.push({ name: current.name, message: message.slice(0, 500), ...(code ? { code } : {}), ...(errno ? { errno } : {}), ...(sqlState ? { sqlState } : {}) });
+    current = current.cause;
+  }
+  return chain;
+}

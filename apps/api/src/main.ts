@@ -29,7 +29,8 @@ async function main(): Promise<void> {
   await prepareDatabase(config, (message) => console.log(message));
   const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   await migrateDatabase(database.pool);
-  const { app, mcp } = createApp({ db: database.db, config, logger });
+  const built = createApp({ db: database.db, config, logger });
+  const { app, mcp, archiver, store } = built;
   // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
   // with the same name) stops start-up instead of the first agent's request.
   mcp.tools();
@@ -40,13 +41,22 @@ async function main(): Promise<void> {
     console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
     console.log(`MCP (Streamable HTTP): ${base}/mcp`);
   });
+  // Seals what is pending (from before a crash, too) and keeps sealing in the background.
+  archiver.start();
+  logger.info({ archive: store.description }, 'archiver started');
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
+    // Stop accepting; idle keep-alive sockets would otherwise hold close() open.
     server.close(() => {
-      database.close().finally(() => process.exit(0));
+      // Seal every pending event before leaving, so nothing waits for the next start.
+      built
+        .close({ flush: true })
+        .then(() => database.close())
+        .finally(() => process.exit(0));
     });
-    setTimeout(() => process.exit(0), 10_000).unref();
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 20_000).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));

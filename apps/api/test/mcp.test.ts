@@ -26,7 +26,19 @@ describe('MCP tools/list', () => {
   it('lists one tool per allowed operation, sorted, with schemas and annotations', async () => {
     const client = await connect(tenant.owner.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['deleteMemoryById', 'getMemory', 'getMemoryById', 'getMemorySearch', 'patchMemoryById', 'postMemory']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'deleteMemoryById',
+      'getMemory',
+      'getMemoryById',
+      'getMemorySearch',
+      'getWorkstreamActions',
+      'getWorkstreamById',
+      'getWorkstreamEvents',
+      'getWorkstreams',
+      'getWorkstreamsSearch',
+      'patchMemoryById',
+      'postMemory',
+    ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 
     expect(byName.postMemory!.inputSchema).toMatchObject({
@@ -111,6 +123,25 @@ describe('MCP tools/call', () => {
     expect((await user.api.get(`/v1/memory/${memory.id}`)).status).toBe(404);
   });
 
+  it('calls the workstream tools', async () => {
+    const hook = await user.api.post('/v1/hooks/claude-code', {
+      body: { session_id: `mcp-${Date.now()}`, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'toolu_mcp', tool_input: { command: 'make wallaby' }, tool_response: { stdout: 'ok' } },
+    });
+    const id = hook.body.workstream_id as string;
+    const calls: [string, Record<string, unknown>, (result: Record<string, unknown>) => void][] = [
+      ['getWorkstreams', {}, (r) => expect((r.workstreams as { id: string }[]).map((w) => w.id)).toContain(id)],
+      ['getWorkstreamById', { id }, (r) => expect(r).toMatchObject({ id, event_count: 1 })],
+      ['getWorkstreamEvents', { id, include_lifecycle: 'true' }, (r) => expect(r.events).toHaveLength(1)],
+      ['getWorkstreamActions', { id }, (r) => expect(r.actions).toMatchObject([{ tool_use_id: 'toolu_mcp', outcome: 'success' }])],
+      ['getWorkstreamsSearch', { q: 'wallaby' }, (r) => expect((r.results as { workstream_id: string }[])[0]?.workstream_id).toBe(id)],
+    ];
+    for (const [name, args, check] of calls) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBeFalsy();
+      check(result.structuredContent as Record<string, unknown>);
+    }
+  });
+
   it('answers bad arguments with isError naming the field, before calling the route', async () => {
     const missing = await client.callTool({ name: 'postMemory', arguments: {} });
     expect(missing.isError).toBe(true);
@@ -185,7 +216,7 @@ describe('MCP over HTTP', () => {
     expect(await init.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'memory-bank' }, capabilities: { tools: {} } } });
 
     const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, auth);
-    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(6);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(11);
 
     const call = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'anything' } } }, auth);
     expect(await call.json()).toMatchObject({ id: 3, result: { structuredContent: { results: expect.any(Array) } } });

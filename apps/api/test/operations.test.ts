@@ -1,4 +1,4 @@
-import { dropDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db';
+import { API_KEY_SCOPES, dropDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db';
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabaseUrl } from './support/database';
@@ -20,15 +20,20 @@ describe('migrations', () => {
     await ensureDatabase(url);
     const handle = openDatabase(url, { poolSize: 4 });
     try {
-      expect((await migrationStatus(handle.db)).pending).toEqual(['0000_charset', '0001_init', '0002_fulltext']);
+      expect((await migrationStatus(handle.db)).pending).toEqual(['0000_charset', '0001_init', '0002_fulltext', '0003_workstreams', '0004_workstream_fulltext']);
       await Promise.all([migrateDatabase(handle.pool), migrateDatabase(handle.pool), migrateDatabase(handle.pool)]);
       await migrateDatabase(handle.pool);
-      expect(await migrationStatus(handle.db)).toEqual({ applied: 3, pending: [] });
+      expect(await migrationStatus(handle.db)).toEqual({ applied: 5, pending: [] });
       const [indexes] = await handle.pool.query<mysql.RowDataPacket[]>(
         `SELECT INDEX_NAME AS name, COLUMN_NAME AS col FROM information_schema.STATISTICS
          WHERE TABLE_SCHEMA = DATABASE() AND INDEX_TYPE = 'FULLTEXT' ORDER BY INDEX_NAME`,
       );
-      expect(indexes.map((row) => `${row.name}(${row.col})`)).toEqual(['ft_memory_content(content)', 'ft_memory_search_terms(search_terms)']);
+      expect(indexes.map((row) => `${row.name}(${row.col})`)).toEqual([
+        'ft_memory_content(content)',
+        'ft_memory_search_terms(search_terms)',
+        'ft_workstream_events_content(content)',
+        'ft_workstream_events_search_terms(search_terms)',
+      ]);
       const [charset] = await handle.pool.query<mysql.RowDataPacket[]>(
         `SELECT DEFAULT_CHARACTER_SET_NAME AS cs FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = DATABASE()`,
       );
@@ -70,7 +75,7 @@ describe('pnpm cli', () => {
     expect(provisioned).toMatchObject({ org: { name: 'CLI Org' }, user: { role: 'owner' }, api_key: { key: expect.stringMatching(/^mbk_/) } });
 
     const member = JSON.parse((await runPnpm(['cli', 'members', 'add', '--org', provisioned.org.id, '--email', 'cli-member@example.test'], env)).stdout);
-    expect(member).toMatchObject({ user: { role: 'member' }, api_key: { scopes: ['memory:read', 'memory:write'] } });
+    expect(member).toMatchObject({ user: { role: 'member' }, api_key: { scopes: API_KEY_SCOPES.filter((scope) => scope !== 'admin') } });
 
     const key = JSON.parse(
       (await runPnpm(['cli', 'keys', 'create', '--user', member.user.id, '--name', 'reader', '--scopes', 'memory:read'], env)).stdout,

@@ -1,14 +1,30 @@
+import { Writable } from 'node:stream';
+import { sql } from 'drizzle-orm';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 
 let server: TestServer;
+let logs = '';
 
 beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs += chunk.toString();
+      done();
+    },
+  });
   server = await startTestServer({
+    logger: pino({ level: 'info' }, sink),
     extend: (app) => {
       app.get('/v1/test-bug', () => {
         throw new Error("ER_PARSE_ERROR near 'SELECT secret FROM memory' at /srv/app/db.ts:12");
+      });
+      // A failing query whose parameters hold what a user stored.
+      app.get('/v1/test-query-bug', async () => {
+        await server.database.db.execute(sql`SELECT * FROM no_such_table WHERE content = ${'PRIVATE-TEXT-7f3a'}`);
+        return new Response('unreachable');
       });
     },
   });
@@ -37,6 +53,15 @@ describe('errors', () => {
       request_id: res.headers.get('x-request-id'),
     });
     expect(res.text).not.toMatch(/SELECT|ER_PARSE|db\.ts|at /);
+  });
+
+  it('logs a failed query without its parameters', async () => {
+    const res = await request(server.url, 'GET', '/v1/test-query-bug');
+    expect(res.status).toBe(500);
+    expect(res.text).not.toContain('PRIVATE-TEXT-7f3a');
+    expect(logs).toContain('ER_NO_SUCH_TABLE');
+    expect(logs).toContain(res.body.request_id);
+    expect(logs).not.toContain('PRIVATE-TEXT-7f3a');
   });
 
   it('puts x-request-id on every response and keeps a well-formed incoming one', async () => {

@@ -2,6 +2,7 @@ import { isDatabaseUnavailable } from '@memory-bank/db';
 import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, toProblem, type ErrorCode } from '../errors';
+import { errorForLog } from '../logger';
 import type { AppEnv } from './env';
 
 /** Seconds a client should wait before retrying while the database is away. */
@@ -72,7 +73,7 @@ export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   const error = asAppError(thrown);
   if (error.status >= 500) {
     // The cause goes to the log (with the request id), never to the client.
-    c.var.logger?.error({ err: error.options.cause ?? error, req_id: c.var.requestId }, error.detail);
+    c.var.logger?.error({ error: errorForLog(error.options.cause ?? error), req_id: c.var.requestId }, error.detail);
   }
   return problemResponse(c, error);
 };

@@ -18,6 +18,7 @@ import {
 import { generateApiKey, hashApiKey, looksLikeApiKey } from '../auth/api-key-secret';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
+import { errorForLog } from '../logger';
 import type { ServiceDeps } from './deps';
 
 /** How often at most a key's last_used_at is written. */
@@ -73,7 +74,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
       const now = clock.now();
       if (!holder.lastUsedAt || now.getTime() - holder.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
         touchApiKey(db, holder.keyId, now).catch((error: unknown) =>
-          logger.warn({ err: error, key_id: holder.keyId }, 'could not record key use'),
+          logger.warn({ error: errorForLog(error), key_id: holder.keyId }, 'could not record key use'),
         );
       }
       return {

@@ -1,17 +1,31 @@
+import type { Archiver } from '../archive/sealer';
+import type { ObjectStore } from '../archive/object-store';
+import { createHookIngestService } from '../hooks/ingest';
+import type { Sanitizer } from '../hooks/sanitize';
 import { createApiKeyService } from './api-keys';
 import type { ServiceDeps } from './deps';
 import { createMemoryService } from './memory';
 import { createOrgService } from './orgs';
 import { createSystemService } from './system';
+import { createWorkstreamService } from './workstreams';
 
 export type Services = ReturnType<typeof createServices>;
 
-export function createServices(deps: ServiceDeps) {
+export interface ArchiveDeps {
+  store: ObjectStore;
+  archiver: Archiver;
+  sanitizer: Sanitizer;
+}
+
+export function createServices(deps: ServiceDeps, archive: ArchiveDeps) {
   const apiKeys = createApiKeyService(deps);
+  const memory = createMemoryService(deps);
   return {
     apiKeys,
     orgs: createOrgService(deps, apiKeys),
-    memory: createMemoryService(deps),
+    memory,
     system: createSystemService(deps),
+    workstreams: createWorkstreamService(deps, archive, memory),
+    hooks: createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() }),
   };
 }

@@ -31,7 +31,7 @@ export async function request<T = any>(
   const response = await fetch(baseUrl + path, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = text;
-  if (/json/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
+  if (/^application\/([\w.-]+\+)?json\b/.test(response.headers.get('content-type') ?? '') && text) parsed = JSON.parse(text);
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
 

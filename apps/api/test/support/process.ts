@@ -49,11 +49,26 @@ export function startService(env: Record<string, string>): Promise<{ child: Chil
   });
 }
 
-/** Sends SIGTERM to the process group started by startService; resolves when it has exited. */
-export function stopService(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve({ code: child.exitCode, signal: null });
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    process.kill(-child.pid!, 'SIGTERM');
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends SIGTERM to the process group started by startService (pnpm, tsx and node) and
+ * resolves once every process of it has exited — the service's own shutdown included.
+ */
+export async function stopService(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    if (child.exitCode !== null) resolve({ code: child.exitCode, signal: null });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
   });
+  if (groupAlive(child.pid!)) process.kill(-child.pid!, 'SIGTERM');
+  const result = await exited;
+  for (let waited = 0; groupAlive(child.pid!) && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  return result;
 }

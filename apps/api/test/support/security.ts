@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from '@memory-bank/db';
+import { API_KEY_SCOPES, type ApiKeyScope } from '@memory-bank/db';
 import { describe, expect, it } from 'vitest';
 import { request, type TestResponse } from './http';
 import type { TestServer } from './server';
@@ -8,6 +8,7 @@ import { createTenant, type TestTenant, type TestUser } from './tenants';
 export interface VictimResources {
   memoryId: string;
   apiKeyId: string;
+  workstreamId: string;
 }
 
 export interface ProtectedRoute {
@@ -32,7 +33,10 @@ const expectUnauthorized = (res: TestResponse) => {
 const MALFORMED_IDS: Record<keyof VictimResources, string> = {
   memoryId: 'not-an-id',
   apiKeyId: "key_' OR 1=1 --",
+  workstreamId: 'ws_%25',
 };
+
+let sessions = 0;
 
 /**
  * The security cases every protected route must pass: no key, bad key, revoked key,
@@ -51,9 +55,13 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
     const fresh = async (): Promise<VictimResources> => {
       const memory = await victim.api.post('/v1/memory', { body: { content: 'victim secret note', contexts: [{ snippet: 's' }] } });
       const key = await victim.api.post('/v1/api-keys', { body: { name: 'victim spare' } });
+      const hook = await victim.api.post('/v1/hooks/claude-code', {
+        body: { session_id: `victim-session-${sessions++}`, hook_event_name: 'UserPromptSubmit', prompt: 'victim secret prompt', cwd: '/tmp' },
+      });
       expect(memory.status).toBe(201);
       expect(key.status).toBe(201);
-      return { memoryId: memory.body.id, apiKeyId: key.body.id };
+      expect(hook.status).toBe(202);
+      return { memoryId: memory.body.id, apiKeyId: key.body.id, workstreamId: hook.body.workstream_id };
     };
 
     it('setup', async () => {
@@ -95,12 +103,13 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
         });
 
         if (route.scopes.length > 0) {
-          it(`key without ${route.scopes.join(', ')} → 403`, async () => {
-            const others = ['memory:read', 'memory:write', 'admin'].filter((s) => !route.scopes.includes(s as ApiKeyScope)) as ApiKeyScope[];
-            const limited = await victimOrg.keyWithScopes(victim, others);
-            const res = await call(limited.key);
-            expect(res.status).toBe(403);
-            expect(res.body).toMatchObject({ status: 403 });
+          it(`key lacking any of ${route.scopes.join(', ')} → 403`, async () => {
+            for (const needed of route.scopes) {
+              const limited = await victimOrg.keyWithScopes(victim, API_KEY_SCOPES.filter((scope) => scope !== needed));
+              const res = await call(limited.key);
+              expect(res.status, `without ${needed}`).toBe(403);
+              expect(res.body).toMatchObject({ status: 403 });
+            }
           });
         }
 
@@ -118,10 +127,13 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
           });
 
           it("the victim's own resource is untouched by the others' attempts", async () => {
-            const own = await victim.api.get(resource === 'memoryId' ? `/v1/memory/${resources.memoryId}` : '/v1/api-keys');
+            const own = await victim.api.get(
+              { memoryId: `/v1/memory/${resources.memoryId}`, apiKeyId: '/v1/api-keys', workstreamId: `/v1/workstreams/${resources.workstreamId}/events` }[resource],
+            );
             expect(own.status).toBe(200);
             if (resource === 'memoryId') expect(own.body.content).toBe('victim secret note');
-            else expect(own.body.api_keys.find((k: { id: string }) => k.id === resources.apiKeyId)?.revoked_at).toBeNull();
+            else if (resource === 'apiKeyId') expect(own.body.api_keys.find((k: { id: string }) => k.id === resources.apiKeyId)?.revoked_at).toBeNull();
+            else expect(own.body.events.map((e: { content: string }) => e.content)).toEqual(['victim secret prompt']);
             // Leave fresh resources for the next route (this one may have deleted them).
             resources = await fresh();
           });

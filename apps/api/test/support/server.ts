@@ -1,8 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { openDatabase, type DatabaseHandle } from '@memory-bank/db';
 import { inject } from 'vitest';
-import { createApp, type MemoryBankApp } from '../../src/app';
+import { createApp, type AppDeps, type MemoryBankApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 
@@ -15,10 +18,15 @@ export interface TestServer extends MemoryBankApp {
 }
 
 export interface TestServerOptions {
+  /** Run the background archiver (default false: tests drive it with archiver.runOnce()). */
+  startArchiver?: boolean;
+  archiverOptions?: AppDeps['archiverOptions'];
   /** Environment overrides, parsed by the real config loader. */
   env?: Record<string, string>;
   /** Defaults to the run's shared, migrated database. */
   databaseUrl?: string;
+  /** A logger to capture output (default: silent). */
+  logger?: AppDeps['logger'];
   /** Lets a test add routes (after the app's own) before the server listens. */
   extend?: (app: MemoryBankApp['app']) => void;
 }
@@ -26,9 +34,16 @@ export interface TestServerOptions {
 /** The real app on a real port, against the real test database. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const databaseUrl = options.databaseUrl ?? inject('databaseUrl');
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ...options.env });
+  const archiveDir = await mkdtemp(join(tmpdir(), 'mb-archive-'));
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ARCHIVE_URL: `file://${archiveDir}`, ...options.env });
   const database = openDatabase(databaseUrl, { poolSize: 8, connectTimeoutMs: 1000 });
-  const built = createApp({ db: database.db, config, logger: createLogger(config) });
+  const built = createApp({
+    db: database.db,
+    config,
+    logger: options.logger ?? createLogger(config),
+    ...(options.archiverOptions ? { archiverOptions: options.archiverOptions } : {}),
+  });
+  if (options.startArchiver) built.archiver.start();
   options.extend?.(built.app);
   const server = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
@@ -41,7 +56,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       if ('closeAllConnections' in server) server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await built.close({ flush: false });
       await database.close();
+      await rm(archiveDir, { recursive: true, force: true });
     },
   };
 }

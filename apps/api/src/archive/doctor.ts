@@ -1,0 +1,176 @@
+import {
+  archiveBacklog,
+  createFulltextIndex,
+  eventsWithUnknownSegment,
+  existingOrgs,
+  existingWorkstreams,
+  ledgerFingerprints,
+  migrationStatus,
+  missingFulltextIndexes,
+  recordedSegmentKeys,
+  storedSegmentPage,
+  type Database,
+} from '@memory-bank/db';
+import type { Logger } from 'pino';
+import { sha256Hex } from '../hooks/canonical';
+import type { Clock } from '../services/deps';
+import type { ObjectStore } from './object-store';
+import { groupArchiveKeys, rebuildLedger } from './rebuild';
+import type { Archiver } from './sealer';
+import { parseSegment } from './segment';
+
+export interface Finding {
+  check: 'migrations' | 'fulltext' | 'archive_backlog' | 'segments' | 'orphans';
+  ok: boolean;
+  detail: string;
+  repaired?: string;
+}
+
+export interface DoctorDeps {
+  db: Database;
+  store: ObjectStore;
+  archiver: Archiver;
+  clock: Clock;
+  logger: Logger;
+  migrate(): Promise<void>;
+}
+
+/** Events waiting longer than this for their segment mean the archive is not keeping up. */
+const BACKLOG_ALERT_MS = 60_000;
+
+async function checkMigrations(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const { pending } = await migrationStatus(deps.db);
+  if (pending.length === 0) return { check: 'migrations', ok: true, detail: 'all migrations applied' };
+  if (!repair) return { check: 'migrations', ok: false, detail: `pending: ${pending.join(', ')}` };
+  await deps.migrate();
+  return { check: 'migrations', ok: true, detail: `were pending: ${pending.join(', ')}`, repaired: 'applied' };
+}
+
+async function checkFulltext(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const missing = await missingFulltextIndexes(deps.db);
+  if (missing.length === 0) return { check: 'fulltext', ok: true, detail: 'all FULLTEXT indexes present' };
+  const names = missing.map((index) => `${index.table}.${index.index}`).join(', ');
+  if (!repair) return { check: 'fulltext', ok: false, detail: `missing: ${names} (was drizzle-kit push run?)` };
+  for (const index of missing) await createFulltextIndex(deps.db, index);
+  return { check: 'fulltext', ok: true, detail: `were missing: ${names}`, repaired: 'recreated' };
+}
+
+async function checkBacklog(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const describe = async () => {
+    const backlog = await archiveBacklog(deps.db);
+    const age = backlog.oldestPending ? deps.clock.now().getTime() - backlog.oldestPending.getTime() : 0;
+    const ok = age <= BACKLOG_ALERT_MS && backlog.failingSegments === 0 && backlog.failingDeletions === 0;
+    const detail =
+      `${backlog.pendingEvents} events pending archive` +
+      (backlog.oldestPending ? ` (oldest ${Math.round(age / 1000)} s old)` : '') +
+      `; ${backlog.unstoredSegments} segments not stored yet (${backlog.failingSegments} failing)` +
+      `; ${backlog.pendingDeletions} object deletions queued (${backlog.failingDeletions} failing)`;
+    return { ok, detail };
+  };
+  const before = await describe();
+  if (before.ok || !repair) return { check: 'archive_backlog', ...before };
+  await deps.archiver.runOnce(true);
+  const after = await describe();
+  return { check: 'archive_backlog', ...after, repaired: `sealed and retried now (before: ${before.detail})` };
+}
+
+/** Every stored segment: object present, bytes as recorded, lines intact and equal to the ledger. */
+async function checkSegments(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const problems: string[] = [];
+  const rebuildable = new Set<string>();
+  let checked = 0;
+  for (let afterKey = ''; ; ) {
+    const page = await storedSegmentPage(deps.db, { afterKey, limit: 200 });
+    if (page.length === 0) break;
+    afterKey = page.at(-1)!.key;
+    for (const segment of page) {
+      checked += 1;
+      const body = await deps.store.get(segment.key);
+      if (!body) {
+        problems.push(`${segment.key}: object missing`);
+        continue;
+      }
+      if (segment.sha256 && sha256Hex(body) !== segment.sha256) problems.push(`${segment.key}: bytes differ from what was stored`);
+      try {
+        const lines = parseSegment(body, segment.key);
+        const ledger = await ledgerFingerprints(deps.db, segment.workstreamId, { first: segment.firstSequence, last: segment.lastSequence });
+        for (let sequence = segment.firstSequence; sequence <= segment.lastSequence; sequence++) {
+          const line = lines.find((candidate) => candidate.sequence === sequence);
+          const row = ledger.get(sequence);
+          if (!line) problems.push(`${segment.key}: no line for sequence ${sequence}`);
+          else if (!row) {
+            problems.push(`${segment.key}: ledger row ${sequence} missing`);
+            rebuildable.add(segment.workstreamId);
+          } else if (row.eventId !== line.event_id || row.payloadSha256 !== line.sha256) {
+            problems.push(`${segment.key}: sequence ${sequence} differs from the ledger`);
+          }
+        }
+        if (lines.length !== segment.lastSequence - segment.firstSequence + 1) problems.push(`${segment.key}: ${lines.length} lines for its range`);
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+      }
+    }
+  }
+  const dangling = await eventsWithUnknownSegment(deps.db);
+  if (dangling > 0) problems.push(`${dangling} ledger events name a segment the ledger does not record`);
+  if (problems.length === 0) return { check: 'segments', ok: true, detail: `${checked} stored segments match the ledger` };
+  const detail = `${problems.length} problems in ${checked} segments: ${problems.slice(0, 20).join('; ')}${problems.length > 20 ? '; …' : ''}`;
+  if (!repair || rebuildable.size === 0) return { check: 'segments', ok: false, detail };
+  for (const workstreamId of rebuildable) await rebuildLedger(deps, { workstreamId });
+  const after = await checkSegments(deps, false);
+  return { ...after, repaired: `rebuilt ${rebuildable.size} workstreams from the archive (before: ${detail})` };
+}
+
+/**
+ * Objects the ledger does not know. Under a deleted org or workstream they are leftovers
+ * and --repair deletes them; under a live workstream they are segments the ledger lost
+ * and --repair rebuilds them into it.
+ */
+async function checkOrphans(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const keys = await deps.store.list('orgs/');
+  const { workstreams, unknown } = groupArchiveKeys(keys);
+  const live = await existingWorkstreams(deps.db, workstreams.map((group) => group.workstreamId));
+  const liveOrgs = await existingOrgs(deps.db, [...new Set(workstreams.map((group) => group.orgId))]);
+  const leftovers: string[] = [...unknown];
+  const unrecorded = new Set<string>();
+  const ambiguous: string[] = [];
+  for (const group of workstreams) {
+    const groupKeys = [...group.segments.map((segment) => segment.key), ...(group.manifest ? [group.manifest] : [])];
+    if (!live.has(group.workstreamId)) {
+      if (liveOrgs.has(group.orgId)) ambiguous.push(...groupKeys);
+      else leftovers.push(...groupKeys);
+      continue;
+    }
+    const recorded = await recordedSegmentKeys(deps.db, group.segments.map((segment) => segment.key));
+    if (group.segments.some((segment) => !recorded.has(segment.key))) unrecorded.add(group.workstreamId);
+  }
+  const problems = leftovers.length + unrecorded.size + ambiguous.length;
+  const detail =
+    `${keys.length} objects; ${leftovers.length} left over from deleted orgs or unknown keys; ` +
+    `${unrecorded.size} live workstreams with unrecorded segments; ${ambiguous.length} objects of deleted workstreams in live orgs` +
+    (ambiguous.length > 0 ? ` (e.g. ${ambiguous[0]}: restore with \`pnpm cli ledger rebuild\` or delete)` : '');
+  if (problems === 0) return { check: 'orphans', ok: true, detail };
+  if (!repair) return { check: 'orphans', ok: false, detail };
+  for (const key of leftovers) await deps.store.delete(key);
+  for (const workstreamId of unrecorded) await rebuildLedger(deps, { workstreamId });
+  return {
+    check: 'orphans',
+    ok: ambiguous.length === 0,
+    detail,
+    repaired: `deleted ${leftovers.length} leftover objects; rebuilt ${unrecorded.size} workstreams`,
+  };
+}
+
+/**
+ * `pnpm cli doctor`: migrations, FULLTEXT indexes, the archive backlog, segment
+ * integrity against the ledger, and orphans. `repair` fixes what can be fixed.
+ */
+export async function runDoctor(deps: DoctorDeps, options: { repair: boolean }): Promise<{ ok: boolean; findings: Finding[] }> {
+  const findings: Finding[] = [];
+  findings.push(await checkMigrations(deps, options.repair));
+  findings.push(await checkFulltext(deps, options.repair));
+  findings.push(await checkBacklog(deps, options.repair));
+  findings.push(await checkSegments(deps, options.repair));
+  findings.push(await checkOrphans(deps, options.repair));
+  return { ok: findings.every((finding) => finding.ok), findings };
+}

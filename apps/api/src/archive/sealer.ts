@@ -1,0 +1,204 @@
+import {
+  claimSegments,
+  completeDeletion,
+  dueDeletions,
+  dueForSealing,
+  findWorkstreamForArchive,
+  leaseUnstoredSegments,
+  markSegmentStored,
+  recordDeletionFailure,
+  recordSegmentFailure,
+  segmentEvents,
+  segmentState,
+  workstreamManifestKey,
+  type Database,
+  type SegmentClaim,
+} from '@memory-bank/db';
+import type { Logger } from 'pino';
+import { errorForLog } from '../logger';
+import type { Clock } from '../services/deps';
+import type { ObjectStore } from './object-store';
+import { SEGMENT_CONTENT_TYPE, buildSegment } from './segment';
+
+export interface ArchiverOptions {
+  /** How often the background loop looks for work. */
+  intervalMs: number;
+  /** A partial segment is sealed once its oldest event is this old. */
+  maxAgeMs: number;
+  /** Workstreams sealed in parallel per tick. */
+  concurrency: number;
+  /** An uploader that has not stored its claim by then is presumed dead; others retry. */
+  leaseMs: number;
+}
+
+export const DEFAULT_ARCHIVER_OPTIONS: ArchiverOptions = { intervalMs: 1000, maxAgeMs: 5000, concurrency: 4, leaseMs: 60_000 };
+
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 60_000;
+
+function backoff(attempts: number): number {
+  const exponential = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.min(attempts, 16));
+  return exponential / 2 + Math.random() * (exponential / 2);
+}
+
+/** Error text safe to store and log: names and messages, never query parameters (payloads). */
+function describe(error: unknown): string {
+  return errorForLog(error)
+    .map((link) => `${String(link.name ?? 'Error')}: ${String(link.message ?? '')}`)
+    .join(' ← ');
+}
+
+async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, queue.length) }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
+export type Archiver = ReturnType<typeof createArchiver>;
+
+/**
+ * Moves sealed segments from the ledger to object storage and deletes objects of deleted
+ * workstreams. Every API process runs one; they coordinate through the database (row
+ * locks when claiming, leases when retrying), never through each other. An object-store
+ * outage delays this work (with backoff) but never ingestion: until a segment is stored,
+ * its payloads stay in MySQL.
+ */
+export function createArchiver(deps: { db: Database; store: ObjectStore; clock: Clock; logger: Logger; options?: Partial<ArchiverOptions> }) {
+  const { db, store, clock, logger } = deps;
+  const options = { ...DEFAULT_ARCHIVER_OPTIONS, ...deps.options };
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = true;
+
+  async function storeSegment(claim: SegmentClaim): Promise<void> {
+    let attempts = 0;
+    try {
+      const current = await segmentState(db, claim.key);
+      attempts = current.attempts;
+      if (current.state !== 'pending') return; // stored by a slow peer, or deleted with its workstream
+      const workstream = await findWorkstreamForArchive(db, claim.workstreamId);
+      if (!workstream) return;
+      const events = await segmentEvents(db, claim);
+      const expected = claim.lastSequence - claim.firstSequence + 1;
+      // Payloads are dropped only in the transaction that marks the segment stored.
+      if (events.length !== expected || events.some((event) => event.payload === null)) {
+        throw new Error(`segment ${claim.key}: ledger has ${events.length} of ${expected} events with payloads`);
+      }
+      const manifest = {
+        v: 1,
+        id: workstream.id,
+        org_id: workstream.orgId,
+        user_id: workstream.userId,
+        harness: workstream.harness,
+        native_session_id: workstream.nativeSessionId,
+        created_at: workstream.createdAt.toISOString(),
+      };
+      await store.putImmutable(workstreamManifestKey(workstream.orgId, workstream.id), Buffer.from(`${JSON.stringify(manifest)}\n`), 'application/json');
+      const segment = buildSegment(events as (typeof events[number] & { payload: string })[]);
+      await store.putImmutable(claim.key, segment.body, SEGMENT_CONTENT_TYPE);
+      const outcome = await markSegmentStored(db, claim, { sha256: segment.sha256, bytes: segment.body.byteLength, at: clock.now() });
+      if (outcome === 'gone') {
+        await store.delete(claim.key);
+        await store.delete(workstreamManifestKey(claim.orgId, claim.workstreamId));
+      }
+    } catch (error) {
+      const retryAt = new Date(clock.now().getTime() + backoff(attempts));
+      await recordSegmentFailure(db, claim.key, { error: describe(error), retryAt }).catch(() => undefined);
+      logger.warn({ segment: claim.key, attempts: attempts + 1, retry_at: retryAt.toISOString(), err: describe(error) }, 'segment not stored yet');
+    }
+  }
+
+  async function sealWorkstream(workstreamId: string, force: boolean): Promise<void> {
+    const now = clock.now();
+    const claims = await claimSegments(db, workstreamId, {
+      now,
+      olderThan: new Date(now.getTime() - options.maxAgeMs),
+      force,
+      maxSegments: 8,
+      leaseUntil: new Date(now.getTime() + options.leaseMs),
+    });
+    for (const claim of claims) await storeSegment(claim);
+  }
+
+  /** Deletes queued objects (deleted workstreams); failures are recorded and retried. */
+  async function deleteObjects(keys?: string[]): Promise<void> {
+    const now = clock.now();
+    const due = await dueDeletions(db, { now, limit: 256, ...(keys ? { keys } : {}) });
+    await inParallel(due, options.concurrency, async (key) => {
+      try {
+        await store.delete(key);
+        await completeDeletion(db, key);
+      } catch (error) {
+        await recordDeletionFailure(db, key, { error: describe(error), retryAt: new Date(now.getTime() + backoff(1)) }).catch(() => undefined);
+        logger.warn({ object: key, err: describe(error) }, 'object not deleted yet');
+      }
+    });
+  }
+
+  /** One pass: retries, due workstreams, deletions. `force` seals every pending event. */
+  async function tick(force = false): Promise<void> {
+    const now = clock.now();
+    const retries = await leaseUnstoredSegments(db, { now, leaseMs: options.leaseMs, limit: 32 });
+    await inParallel(retries, options.concurrency, storeSegment);
+    for (;;) {
+      const due = await dueForSealing(db, { olderThan: new Date(clock.now().getTime() - options.maxAgeMs), limit: 64, all: force });
+      await inParallel(due, options.concurrency, (id) => sealWorkstream(id, force));
+      if (due.length < 64) break;
+    }
+    await deleteObjects();
+  }
+
+  function run(force = false): Promise<void> {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await tick(force);
+        } catch (error) {
+          logger.warn({ err: describe(error) }, 'archive pass failed; retrying on the next tick');
+        }
+      } while (again && !stopped);
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  }
+
+  function schedule(): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      void run().finally(schedule);
+    }, options.intervalMs);
+    timer.unref();
+  }
+
+  return {
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      void run().finally(schedule);
+    },
+    /** Seal now instead of on the next tick (a full segment, a SessionEnd). */
+    wake(): void {
+      if (!stopped) void run();
+    },
+    /** One complete pass, for tests and the CLI. */
+    runOnce: (force = false) => tick(force),
+    deleteObjects,
+    /** Stops the loop and seals everything pending (graceful shutdown). */
+    async stop(flush = true): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+      if (flush) await tick(true).catch((error: unknown) => logger.warn({ err: describe(error) }, 'final seal failed'));
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { appendWorkstreamEvents, newId, type EventDraft, type SessionRef } from '@memory-bank/db';
+import type { Logger } from 'pino';
+import { ownerScope, type Principal } from '../auth/principal';
+import { AppError } from '../errors';
+import type { Clock } from '../services/deps';
+import { HARNESS_ADAPTERS } from './adapters';
+import { canonicalJson, sha256Hex } from './canonical';
+import type { Sanitizer } from './sanitize';
+import { AdapterError, type AdaptedEvent, type Harness } from './types';
+
+/** Largest payload accepted, after sanitizing, as canonical JSON. */
+export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+const MAX_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
+
+export interface HookDelivery {
+  harness: Harness;
+  payload: unknown;
+  idempotencyKey?: string;
+}
+
+export interface HookReceipt {
+  event_id: string;
+  workstream_id: string;
+  sequence: number;
+  duplicate: boolean;
+}
+
+export type BatchItemResult =
+  | ({ index: number; status: 202 } & HookReceipt)
+  | { index: number; status: 400 | 413; type: string; title: string; detail: string; errors?: { path: string; message: string }[] };
+
+/** The ledger columns an adapted event determines — the same at ingestion and at rebuild. */
+export function ledgerFields(adapted: AdaptedEvent) {
+  return {
+    kind: adapted.kind,
+    role: adapted.role,
+    event: adapted.eventName,
+    lifecycleOnly: adapted.lifecycleOnly,
+    toolUseId: adapted.toolUseId,
+    toolName: adapted.toolName,
+    outcome: adapted.outcome,
+    content: adapted.content,
+    contentSha256: sha256Hex(adapted.content),
+  };
+}
+
+interface PreparedEvent {
+  session: SessionRef;
+  draft: EventDraft;
+}
+
+export type HookIngestService = ReturnType<typeof createHookIngestService>;
+
+export interface HookIngestDeps {
+  db: Parameters<typeof appendWorkstreamEvents>[0];
+  clock: Clock;
+  logger: Logger;
+  sanitizer: Sanitizer;
+  /** Called when a workstream has a full segment or ended: seal it now rather than on the next tick. */
+  onSealNeeded(workstreamId: string): void;
+}
+
+const sessionKey = (session: SessionRef) => `${session.harness}\u0000${session.nativeSessionId}`;
+
+export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: HookIngestDeps) {
+  /** Sanitize → adapt → hash: everything before the database, for one delivery. */
+  function prepare(delivery: HookDelivery, receivedAt: Date, path: string): PreparedEvent {
+    const { payload, harness } = delivery;
+    if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+      throw new AppError('validation_failed', 'A hook payload must be a JSON object', { errors: [{ path, message: 'Expected a JSON object' }] });
+    }
+    if (delivery.idempotencyKey !== undefined && !MAX_IDEMPOTENCY_KEY.test(delivery.idempotencyKey)) {
+      throw new AppError('validation_failed', 'Idempotency-Key must be 1–128 visible ASCII characters', {
+        errors: [{ path: 'idempotency_key', message: 'Must be 1–128 visible ASCII characters' }],
+      });
+    }
+    const sanitized = sanitizer.sanitize(payload as Record<string, unknown>);
+    const canonical = canonicalJson(sanitized.value);
+    const payloadBytes = Buffer.byteLength(canonical);
+    if (payloadBytes > MAX_PAYLOAD_BYTES) {
+      throw new AppError('payload_too_large', `A hook payload may be at most ${MAX_PAYLOAD_BYTES} bytes`);
+    }
+    let adapted;
+    try {
+      adapted = HARNESS_ADAPTERS[harness](sanitized.value);
+    } catch (error) {
+      if (error instanceof AdapterError) {
+        throw new AppError('validation_failed', `Not a ${harness} hook payload: ${error.message}`, {
+          errors: [{ path: path === '(body)' ? error.field : `${path}.${error.field}`, message: error.message }],
+        });
+      }
+      throw error;
+    }
+    const payloadSha256 = sha256Hex(canonical);
+    const occurredAt = adapted.occurredAt && Number.isFinite(adapted.occurredAt.getTime()) ? adapted.occurredAt : receivedAt;
+    return {
+      session: { harness, nativeSessionId: adapted.nativeSessionId, ...adapted.session },
+      draft: {
+        eventId: delivery.idempotencyKey ?? adapted.naturalKey ?? `sha256:${payloadSha256}`,
+        ...ledgerFields(adapted),
+        occurredAt,
+        receivedAt,
+        metadata: {
+          redactions: sanitized.report.redactions,
+          truncations: sanitized.report.truncations,
+          truncated_bytes: sanitized.report.truncatedBytes,
+        },
+        payloadSha256,
+        payload: canonical,
+        payloadBytes,
+        endsSession: adapted.endsSession,
+      },
+    };
+  }
+
+  async function append(principal: Principal, session: SessionRef, drafts: EventDraft[], now: Date) {
+    const outcome = await appendWorkstreamEvents(db, ownerScope(principal), session, drafts, {
+      newWorkstreamId: newId('workstream', now),
+      now,
+    });
+    if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
+    return outcome;
+  }
+
+  const receipt = (workstreamId: string, event: { eventId: string; sequence: number; duplicate: boolean }): HookReceipt => ({
+    event_id: event.eventId,
+    workstream_id: workstreamId,
+    sequence: event.sequence,
+    duplicate: event.duplicate,
+  });
+
+  return {
+    /** One delivery: sanitized, adapted, appended. Throws AppError (400/413) for payloads it cannot take. */
+    async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
+      const now = clock.now();
+      const { session, draft } = prepare(delivery, now, '(body)');
+      const outcome = await append(principal, session, [draft], now);
+      return receipt(outcome.workstreamId, outcome.events[0]!);
+    },
+
+    /**
+     * Many deliveries, possibly of many sessions: each session's events are appended in
+     * one transaction, in the order given. Bad items are answered per item; the rest
+     * still land.
+     */
+    async ingestBatch(principal: Principal, deliveries: HookDelivery[]): Promise<BatchItemResult[]> {
+      const now = clock.now();
+      const results: BatchItemResult[] = new Array(deliveries.length);
+      const groups = new Map<string, { session: SessionRef; drafts: EventDraft[]; indexes: number[] }>();
+      deliveries.forEach((delivery, index) => {
+        try {
+          // A single post is held to 1 MiB by the body limit; a batch item is measured here.
+          if (Buffer.byteLength(JSON.stringify(delivery.payload) ?? '') > MAX_PAYLOAD_BYTES) {
+            throw new AppError('payload_too_large', `A hook payload may be at most ${MAX_PAYLOAD_BYTES} bytes`);
+          }
+          const { session, draft } = prepare(delivery, now, `events.${index}.payload`);
+          const key = sessionKey(session);
+          const group = groups.get(key) ?? { session, drafts: [], indexes: [] };
+          group.drafts.push(draft);
+          group.indexes.push(index);
+          groups.set(key, group);
+        } catch (error) {
+          if (!(error instanceof AppError) || (error.status !== 400 && error.status !== 413)) throw error;
+          results[index] = {
+            index,
+            status: error.status,
+            type: `urn:memory-bank:problem:${error.code}`,
+            title: error.code === 'payload_too_large' ? 'Payload Too Large' : 'Validation Failed',
+            detail: error.detail,
+            ...(error.options.errors ? { errors: error.options.errors } : {}),
+          };
+        }
+      });
+      for (const group of groups.values()) {
+        const outcome = await append(principal, group.session, group.drafts, now);
+        outcome.events.forEach((event, position) => {
+          const index = group.indexes[position]!;
+          results[index] = { index, status: 202, ...receipt(outcome.workstreamId, event) };
+        });
+      }
+      return results;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import { z } from '@hono/zod-openapi';
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { HarnessSchema } from './schemas';
+
+export const MAX_BATCH_EVENTS = 256;
+export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+
+const BatchBody = z
+  .object({
+    events: z
+      .array(
+        z.object({
+          harness: HarnessSchema,
+          payload: z.unknown().openapi({ type: 'object', description: 'The hook payload, as for POST /v1/hooks/{harness} (≤ 1 MiB).' }),
+          idempotency_key: z.string().optional().openapi({ description: 'As the Idempotency-Key header of a single post.' }),
+        }),
+      )
+      .min(1)
+      .max(MAX_BATCH_EVENTS),
+  })
+  .openapi('HookBatch');
+
+const BatchResultSchema = z
+  .object({
+    index: z.number().int(),
+    status: z.number().int().openapi({ description: '202 recorded; 400 or 413 refused (see detail).' }),
+    event_id: z.string().optional(),
+    workstream_id: z.string().optional(),
+    sequence: z.number().int().optional(),
+    duplicate: z.boolean().optional(),
+    type: z.string().optional(),
+    title: z.string().optional(),
+    detail: z.string().optional(),
+    errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .openapi('HookBatchResult');
+
+export const postHooksBatchRoute = authedRoute(['hooks:write'], {
+  method: 'post',
+  path: '/v1/hooks/batch',
+  operationId: 'postHooksBatch',
+  tags: ['Hooks'],
+  summary: 'Ingest a batch of hook events',
+  description: `Up to ${MAX_BATCH_EVENTS} events / 8 MiB, of any sessions and harnesses, for clients that spool and drain. Each event is handled as a single post would be; the answer has one result per event, in order.`,
+  'x-mcp': false,
+  request: { body: { required: true, content: { 'application/json': { schema: BatchBody } } } },
+  responses: {
+    200: { description: 'One result per event.', content: { 'application/json': { schema: z.object({ results: z.array(BatchResultSchema) }) } } },
+    ...problemResponses(400, 401, 403, 413, 415),
+  },
+});
+
+export function registerPostHooksBatch(app: ApiApp) {
+  app.openapi(postHooksBatchRoute, async (c) => {
+    const { events } = c.req.valid('json');
+    const results = await c.var.services.hooks.ingestBatch(
+      c.var.principal,
+      events.map((event) => ({ harness: event.harness, payload: event.payload, ...(event.idempotency_key !== undefined ? { idempotencyKey: event.idempotency_key } : {}) })),
+    );
+    return c.json({ results }, 200);
+  });
+}

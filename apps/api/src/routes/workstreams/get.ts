@@ -1,0 +1,25 @@
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { WorkstreamIdParams, WorkstreamSchema, toWorkstreamResponse } from './schemas';
+
+export const getWorkstreamByIdRoute = authedRoute(['workstreams:read'], {
+  method: 'get',
+  path: '/v1/workstreams/{id}',
+  operationId: 'getWorkstreamById',
+  tags: ['Workstreams'],
+  summary: 'Read a workstream',
+  description: 'One agent session: harness, session id, event count, activity and archive state.',
+  request: { params: WorkstreamIdParams },
+  responses: {
+    200: { description: 'The workstream.', content: { 'application/json': { schema: WorkstreamSchema } } },
+    ...problemResponses(401, 403, 404),
+  },
+});
+
+export function registerGetWorkstreamById(app: ApiApp) {
+  app.openapi(getWorkstreamByIdRoute, async (c) => {
+    const workstream = await c.var.services.workstreams.get(c.var.principal, c.req.valid('param').id);
+    return c.json(toWorkstreamResponse(workstream), 200);
+  });
+}

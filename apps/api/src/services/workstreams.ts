@@ -1,0 +1,175 @@
+import {
+  deleteWorkstreamRecords,
+  findWorkstream,
+  findWorkstreamEvent,
+  isId,
+  listToolActions,
+  listWorkstreamEvents,
+  listWorkstreams,
+  searchWorkstreamEvents,
+  workstreamArchivePrefix,
+  type EventFilter,
+  type EventKind,
+  type Harness,
+  type LedgerEvent,
+  type MemoryRecord,
+  type MemorySource,
+  type ScoredLedgerEvent,
+  type WorkstreamCursor,
+  type WorkstreamRow,
+} from '@memory-bank/db';
+import type { Archiver } from '../archive/sealer';
+import type { ObjectStore } from '../archive/object-store';
+import { rawWorkstreamStream } from '../archive/raw';
+import { ownerScope, type Principal } from '../auth/principal';
+import { AppError, notFound } from '../errors';
+import type { ServiceDeps } from './deps';
+import type { MemoryService } from './memory';
+
+export interface ToolAction {
+  toolUseId: string | null;
+  toolName: string | null;
+  outcome: 'success' | 'error' | 'no_result';
+  call: LedgerEvent | null;
+  result: LedgerEvent | null;
+}
+
+export type WorkstreamService = ReturnType<typeof createWorkstreamService>;
+
+function encodeCursor(cursor: WorkstreamCursor): string {
+  return Buffer.from(JSON.stringify({ v: 1, t: cursor.lastEventAt.getTime(), id: cursor.id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): WorkstreamCursor {
+  try {
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; t?: unknown; id?: unknown };
+    if (parsed.v === 1 && typeof parsed.t === 'number' && typeof parsed.id === 'string' && isId('workstream', parsed.id)) {
+      return { lastEventAt: new Date(parsed.t), id: parsed.id };
+    }
+  } catch {
+    // not one of ours
+  }
+  throw new AppError('validation_failed', 'cursor is not a cursor this API returned', { errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+}
+
+/** Pairs a group of tool events (same tool_use_id) into one action. */
+function toAction(events: LedgerEvent[]): ToolAction {
+  const call = events.find((event) => event.kind === 'tool_call') ?? null;
+  const result = [...events].reverse().find((event) => event.kind === 'tool_result') ?? null;
+  const first = events[0]!;
+  return {
+    toolUseId: first.toolUseId,
+    toolName: call?.toolName ?? result?.toolName ?? null,
+    outcome: result ? (result.outcome ?? 'success') : 'no_result',
+    call,
+    result,
+  };
+}
+
+const MAX_MEMORY_CHARS = 8000;
+const MAX_SNIPPET_CHARS = 4000;
+const cutChars = (text: string, max: number) => Array.from(text).slice(0, max).join('');
+
+export function createWorkstreamService(
+  { db, clock }: ServiceDeps,
+  archive: { store: ObjectStore; archiver: Archiver },
+  memory: MemoryService,
+) {
+  async function visible(principal: Principal, id: string): Promise<WorkstreamRow> {
+    const found = isId('workstream', id) ? await findWorkstream(db, ownerScope(principal), id) : null;
+    if (!found) throw notFound('Workstream');
+    return found;
+  }
+
+  return {
+    get: visible,
+
+    async list(principal: Principal, options: { limit: number; cursor?: string; harness?: Harness }) {
+      const page = await listWorkstreams(db, ownerScope(principal), {
+        limit: options.limit,
+        ...(options.cursor ? { after: decodeCursor(options.cursor) } : {}),
+        ...(options.harness ? { harness: options.harness } : {}),
+      });
+      const last = page.rows.at(-1);
+      return { workstreams: page.rows, nextCursor: page.hasMore && last ? encodeCursor({ lastEventAt: last.lastEventAt, id: last.id }) : null };
+    },
+
+    async events(principal: Principal, id: string, filter: EventFilter) {
+      await visible(principal, id);
+      const page = await listWorkstreamEvents(db, ownerScope(principal), id, filter);
+      return { events: page.rows, nextAfter: page.hasMore ? (page.rows.at(-1)?.sequence ?? null) : null };
+    },
+
+    async search(
+      principal: Principal,
+      options: { query: string; workstreamId?: string; kinds?: EventKind[]; limit: number },
+    ): Promise<ScoredLedgerEvent[]> {
+      // A malformed or foreign workstream filter simply matches nothing.
+      if (options.workstreamId !== undefined && !isId('workstream', options.workstreamId)) return [];
+      return searchWorkstreamEvents(db, ownerScope(principal), options);
+    },
+
+    async actions(principal: Principal, id: string, options: { after?: number; limit: number }) {
+      await visible(principal, id);
+      const page = await listToolActions(db, ownerScope(principal), id, options);
+      const actions = page.groups.filter((group) => group.length > 0).map(toAction);
+      const lastFirst = page.groups.at(-1)?.[0]?.sequence;
+      return { actions, nextAfter: page.hasMore && lastFirst !== undefined ? lastFirst : null };
+    },
+
+    async raw(principal: Principal, id: string): Promise<ReadableStream<Uint8Array>> {
+      const workstream = await visible(principal, id);
+      return rawWorkstreamStream(db, archive.store, workstream);
+    },
+
+    /** A memory citing one event: the bridge from transcript to memory. */
+    async remember(
+      principal: Principal,
+      id: string,
+      sequence: number,
+      input: { content?: string; tags?: string[] },
+      source: MemorySource,
+    ): Promise<MemoryRecord> {
+      await visible(principal, id);
+      const event = await findWorkstreamEvent(db, ownerScope(principal), id, sequence);
+      if (!event) throw notFound('Event');
+      const content = input.content ?? cutChars(event.content.trim(), MAX_MEMORY_CHARS);
+      if (content.trim() === '') {
+        throw new AppError('validation_failed', 'This event has no text to remember; send content', {
+          errors: [{ path: 'content', message: 'Required: the event has no text' }],
+        });
+      }
+      const snippet = cutChars(event.content.trim(), MAX_SNIPPET_CHARS) || `${event.event} (${event.kind})`;
+      return memory.create(
+        principal,
+        {
+          content,
+          ...(input.tags ? { tags: input.tags } : {}),
+          contexts: [
+            {
+              snippet,
+              citation: { workstream_id: id, sequence: event.sequence, event_id: event.eventId },
+              conversation_id: id,
+              message_id: event.eventId,
+              origin: 'searched_conversation',
+            },
+          ],
+        },
+        source,
+      );
+    },
+
+    /**
+     * Deletes the ledger rows in one transaction (gone from search at commit), then the
+     * archived objects; objects that cannot be deleted now are retried in the background.
+     */
+    async remove(principal: Principal, id: string): Promise<void> {
+      const deleted = isId('workstream', id) ? await deleteWorkstreamRecords(db, ownerScope(principal), id, clock.now()) : null;
+      if (!deleted) throw notFound('Workstream');
+      await archive.archiver.deleteObjects(deleted.objectKeys);
+      // Anything under the prefix the ledger did not know of (an upload that raced the delete).
+      const prefix = workstreamArchivePrefix(principal.orgId, id);
+      await Promise.all((await archive.store.list(prefix).catch(() => [])).map((key) => archive.store.delete(key).catch(() => undefined)));
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeSession, fixture, newSessionId } from './support/hooks';
+import { startTestServer, type TestServer } from './support/server';
+import { createTenant, type TestUser } from './support/tenants';
+
+let server: TestServer;
+let user: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  user = (await createTenant(server.services, server.url)).owner;
+});
+afterAll(() => server.close());
+
+const post = (payload: unknown, harness = 'claude-code', headers: Record<string, string> = {}) =>
+  user.api.post(`/v1/hooks/${harness}`, { body: payload, headers });
+
+describe('POST /v1/hooks/{harness}', () => {
+  it('records a whole Claude Code session: 202s, gapless sequences, one workstream', async () => {
+    const session = newSessionId();
+    const receipts = [];
+    for (const payload of claudeSession(session)) {
+      const res = await post(payload);
+      expect(res.status).toBe(202);
+      receipts.push(res.body);
+    }
+    expect(receipts.map((r) => r.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(new Set(receipts.map((r) => r.workstream_id)).size).toBe(1);
+    expect(receipts.every((r) => r.duplicate === false && typeof r.event_id === 'string')).toBe(true);
+    expect(receipts[2].event_id).toBe('PreToolUse:toolu_01A9XqkJ7bM3mZ2vP4rT8sLd');
+
+    const ws = await user.api.get(`/v1/workstreams/${receipts[0].workstream_id}`);
+    expect(ws.body).toMatchObject({
+      harness: 'claude-code',
+      native_session_id: session,
+      cwd: '/home/ana/shop',
+      event_count: 10,
+      ended_at: expect.any(String),
+    });
+  });
+
+  it('accepts the body whatever content type curl sends (a hook is curl --data-binary @-)', async () => {
+    const payload = fixture('claude-code', 'user-prompt-submit', { session_id: newSessionId() });
+    for (const contentType of ['application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-8']) {
+      const res = await user.api.post('/v1/hooks/claude-code', {
+        rawBody: JSON.stringify({ ...payload, prompt: `prompt sent as ${contentType}` }),
+        headers: { 'content-type': contentType },
+      });
+      expect(res.status, contentType).toBe(202);
+    }
+  });
+
+  it('keeps unknown event names as lifecycle events', async () => {
+    const res = await post(fixture('claude-code', 'unknown-task-completed', { session_id: newSessionId() }));
+    expect(res.status).toBe(202);
+    const events = await user.api.get(`/v1/workstreams/${res.body.workstream_id}/events?include_lifecycle=true`);
+    expect(events.body.events[0]).toMatchObject({ kind: 'lifecycle', lifecycle_only: true });
+  });
+
+  it('takes every harness', async () => {
+    for (const [harness, name] of [
+      ['codex', 'notify-agent-turn-complete'],
+      ['codex', 'hook-user-prompt-submit'],
+      ['opencode', 'tool-execute-after'],
+      ['generic', 'note'],
+    ] as const) {
+      const res = await post(fixture(harness, name), harness);
+      expect(res.status, `${harness}/${name}`).toBe(202);
+    }
+  });
+
+  it('refuses what it cannot take, naming the problem', async () => {
+    const session = newSessionId();
+    const missing = await post({ hook_event_name: 'UserPromptSubmit', prompt: 'x' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.errors[0].path).toBe('session_id');
+    for (const body of ['[1,2]', '"text"', '42', 'null']) {
+      const res = await user.api.post('/v1/hooks/claude-code', { rawBody: body, headers: { 'content-type': 'application/json' } });
+      expect(res.status, body).toBe(400);
+    }
+    expect((await user.api.post('/v1/hooks/claude-code', { rawBody: '{"session_id":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
+    expect((await post({ session_id: session, hook_event_name: 'X' }, 'cursor')).status).toBe(400);
+    const huge = await post({ session_id: session, hook_event_name: 'UserPromptSubmit', prompt: 'x'.repeat(1024 * 1024 + 10) });
+    expect(huge.status).toBe(413);
+    const badKey = await post(fixture('claude-code', 'user-prompt-submit', { session_id: session }), 'claude-code', { 'idempotency-key': 'has spaces' });
+    expect(badKey.status).toBe(400);
+  });
+});
+
+describe('idempotency', () => {
+  it('answers a retried delivery with the original sequence, duplicate: true', async () => {
+    const session = newSessionId();
+    const prompt = fixture('claude-code', 'user-prompt-submit', { session_id: session });
+    const first = await post(prompt);
+    const again = await post(prompt);
+    expect(again.status).toBe(202);
+    expect(again.body).toEqual({ ...first.body, duplicate: true });
+    expect(first.body.event_id).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    // Same tool_use_id and event name: the same event, even if the payload differs a little.
+    const tool = fixture('claude-code', 'post-tool-use-bash', { session_id: session });
+    const t1 = await post(tool);
+    const t2 = await post({ ...tool, duration_ms: 9999 });
+    expect(t2.body).toMatchObject({ sequence: t1.body.sequence, duplicate: true });
+
+    // An Idempotency-Key wins: two identical prompts with different keys are two events.
+    const k1 = await post(prompt, 'claude-code', { 'idempotency-key': 'delivery-a' });
+    const k2 = await post(prompt, 'claude-code', { 'idempotency-key': 'delivery-b' });
+    const k1again = await post(prompt, 'claude-code', { 'idempotency-key': 'delivery-a' });
+    expect(k1.body).toMatchObject({ event_id: 'delivery-a', duplicate: false });
+    expect(k2.body).toMatchObject({ event_id: 'delivery-b', duplicate: false, sequence: k1.body.sequence + 1 });
+    expect(k1again.body).toMatchObject({ event_id: 'delivery-a', duplicate: true, sequence: k1.body.sequence });
+
+    const events = await user.api.get(`/v1/workstreams/${first.body.workstream_id}/events?include_lifecycle=true&limit=100`);
+    expect(events.body.events.map((e: { sequence: number }) => e.sequence)).toEqual([1, 2, 3, 4]);
+  });
+});
+
+describe('concurrency', () => {
+  it('keeps sequences gapless and unique under many parallel posts, retries included', async () => {
+    const session = newSessionId();
+    const deliveries = Array.from({ length: 60 }, (_, i) =>
+      fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `parallel prompt ${i}` }),
+    );
+    // Every delivery sent twice, all at once: 120 requests, 60 events.
+    const results = await Promise.all([...deliveries, ...deliveries].map((payload) => post(payload)));
+    expect(results.every((r) => r.status === 202)).toBe(true);
+    const fresh = results.filter((r) => !r.body.duplicate);
+    expect(fresh).toHaveLength(60);
+    expect(fresh.map((r) => r.body.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const bySequence = new Map(fresh.map((r) => [r.body.sequence, r.body.event_id]));
+    for (const dup of results.filter((r) => r.body.duplicate)) expect(bySequence.get(dup.body.sequence)).toBe(dup.body.event_id);
+
+    const [rows] = await server.database.pool.query(
+      'SELECT COUNT(*) AS n, MIN(sequence) AS lo, MAX(sequence) AS hi, COUNT(DISTINCT event_id) AS ids FROM workstream_events WHERE workstream_id = ?',
+      [fresh[0]!.body.workstream_id],
+    );
+    expect((rows as Record<string, unknown>[])[0]).toMatchObject({ n: 60, lo: 1, hi: 60, ids: 60 });
+  });
+
+  it('creates one workstream when a brand-new session starts with parallel events', async () => {
+    const session = newSessionId();
+    const results = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => post(fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `first ${i}` }))),
+    );
+    expect(new Set(results.map((r) => r.body.workstream_id)).size).toBe(1);
+    expect(results.map((r) => r.body.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+  });
+});
+
+describe('POST /v1/hooks/batch', () => {
+  it('ingests events of several sessions and harnesses, one result per event, in order', async () => {
+    const a = newSessionId();
+    const b = newSessionId();
+    const events = [
+      { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: a }) },
+      { harness: 'opencode', payload: fixture('opencode', 'tool-execute-before', { sessionID: b }) },
+      { harness: 'claude-code', payload: { hook_event_name: 'UserPromptSubmit' } },
+      { harness: 'claude-code', payload: fixture('claude-code', 'post-tool-use-bash', { session_id: a }), idempotency_key: 'spooled-1' },
+      { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: a }) },
+      { harness: 'generic', payload: 'not an object' },
+    ];
+    const res = await user.api.post('/v1/hooks/batch', { body: { events } });
+    expect(res.status).toBe(200);
+    const results = res.body.results;
+    expect(results.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(results.map((r: { status: number }) => r.status)).toEqual([202, 202, 400, 202, 202, 400]);
+    expect(results[0]).toMatchObject({ sequence: 1, duplicate: false });
+    expect(results[3]).toMatchObject({ sequence: 2, event_id: 'spooled-1', workstream_id: results[0].workstream_id });
+    expect(results[4]).toMatchObject({ sequence: 1, duplicate: true });
+    expect(results[1].workstream_id).not.toBe(results[0].workstream_id);
+    expect(results[2].errors[0].path).toBe('events.2.payload.session_id');
+
+    const replay = await user.api.post('/v1/hooks/batch', { body: { events } });
+    expect(replay.body.results.filter((r: { status: number }) => r.status === 202).every((r: { duplicate: boolean }) => r.duplicate)).toBe(true);
+  });
+
+  it('limits a batch to 256 events and 8 MiB', async () => {
+    const payload = fixture('generic', 'note');
+    const tooMany = await user.api.post('/v1/hooks/batch', { body: { events: Array.from({ length: 257 }, () => ({ harness: 'generic', payload })) } });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.errors[0].path).toBe('events');
+    const big = 'y'.repeat(900 * 1024);
+    const tooBig = await user.api.post('/v1/hooks/batch', {
+      body: { events: Array.from({ length: 10 }, (_, i) => ({ harness: 'generic', payload: { ...payload, text: `${i}${big}` } })) },
+    });
+    expect(tooBig.status).toBe(413);
+    const oversizedItem = await user.api.post('/v1/hooks/batch', {
+      body: { events: [{ harness: 'generic', payload: { ...payload, text: 'z'.repeat(1024 * 1024 + 1) } }, { harness: 'generic', payload }] },
+    });
+    expect(oversizedItem.status).toBe(200);
+    expect(oversizedItem.body.results.map((r: { status: number }) => r.status)).toEqual([413, 202]);
+  });
+});

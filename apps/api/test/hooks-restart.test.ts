@@ -1,0 +1,77 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import mysql from 'mysql2/promise';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parseSegment } from '../src/archive/segment';
+import { fixture, newSessionId } from './support/hooks';
+import { request } from './support/http';
+import { startService, stopService } from './support/process';
+
+const OPERATOR = 'operator-token-restart-test-0123456789';
+let archive: string;
+let env: Record<string, string>;
+let pool: mysql.Pool;
+
+beforeAll(async () => {
+  archive = await mkdtemp(join(tmpdir(), 'mb-restart-'));
+  env = { DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'warn', ARCHIVE_URL: `file://${archive}`, MEMORY_BANK_OPERATOR_TOKEN: OPERATOR };
+  pool = mysql.createPool({ uri: inject('databaseUrl'), connectionLimit: 2 });
+});
+afterAll(async () => {
+  await pool.end();
+  await rm(archive, { recursive: true, force: true });
+});
+
+async function segmentLines(directory: string): Promise<number[]> {
+  const files = (await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl'))
+    .map((entry) => join(entry.parentPath, entry.name));
+  const sequences: number[] = [];
+  for (const file of files) sequences.push(...parseSegment(await readFile(file), file).map((line) => line.sequence));
+  return sequences.sort((a, b) => a - b);
+}
+
+describe('a process killed with events pending', () => {
+  it('loses nothing: the next process seals what the dead one acknowledged', async () => {
+    const first = await startService(env);
+    const provisioned = await request(first.url, 'POST', '/v1/admin/orgs', { key: OPERATOR, body: { name: 'restart', owner: { email: 'restart@example.test' } } });
+    const key = provisioned.body.api_key.key as string;
+    const session = newSessionId();
+    let workstreamId = '';
+    for (let i = 0; i < 20; i++) {
+      const res = await request(first.url, 'POST', '/v1/hooks/claude-code', {
+        key,
+        body: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `before the crash ${i}` }),
+        headers: { 'idempotency-key': `${session}-${i}` },
+      });
+      expect(res.status).toBe(202);
+      workstreamId = res.body.workstream_id;
+    }
+    process.kill(-first.child.pid!, 'SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const [pending] = await pool.query('SELECT COUNT(*) AS n FROM workstream_events WHERE workstream_id = ? AND payload IS NOT NULL', [workstreamId]);
+    expect((pending as { n: number }[])[0]!.n).toBe(20);
+    expect(await segmentLines(archive)).toEqual([]);
+
+    const second = await startService(env);
+    try {
+      await expect.poll(() => segmentLines(archive), { timeout: 20_000, interval: 250 }).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      const ws = await request(second.url, 'GET', `/v1/workstreams/${workstreamId}`, { key });
+      expect(ws.body).toMatchObject({ event_count: 20, pending_archive: 0 });
+    } finally {
+      await stopService(second.child);
+    }
+  });
+
+  it('seals everything pending on a graceful stop, without waiting for segments to age', async () => {
+    const service = await startService(env);
+    const provisioned = await request(service.url, 'POST', '/v1/admin/orgs', { key: OPERATOR, body: { name: 'graceful', owner: { email: 'graceful@example.test' } } });
+    const key = provisioned.body.api_key.key as string;
+    const res = await request(service.url, 'POST', '/v1/hooks/claude-code', { key, body: fixture('claude-code', 'user-prompt-submit', { session_id: newSessionId() }) });
+    await stopService(service.child);
+    const [rows] = await pool.query('SELECT pending_count, archived_through FROM workstreams WHERE id = ?', [res.body.workstream_id]);
+    expect((rows as Record<string, number>[])[0]).toMatchObject({ pending_count: 0, archived_through: 1 });
+  });
+});

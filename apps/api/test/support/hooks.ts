@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import type { Harness } from '../../src/hooks/types';
+
+/** A realistic payload from test/fixtures/hooks/<harness>/<name>.json, optionally changed. */
+export function fixture(harness: Harness, name: string, changes: Record<string, unknown> = {}): Record<string, unknown> {
+  const payload = JSON.parse(readFileSync(new URL(`../fixtures/hooks/${harness}/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  return { ...payload, ...changes };
+}
+
+let sessions = 0;
+/** A fresh Claude Code session id, so suites sharing the database never share a workstream. */
+export function newSessionId(): string {
+  return `test-${process.pid}-${Date.now().toString(36)}-${sessions++}`;
+}
+
+/** The Claude Code fixtures of one realistic session, in order, all on `sessionId`. */
+export function claudeSession(sessionId: string): Record<string, unknown>[] {
+  return [
+    'session-start',
+    'user-prompt-submit',
+    'pre-tool-use-bash',
+    'post-tool-use-bash',
+    'post-tool-use-failure',
+    'notification',
+    'pre-compact',
+    'post-compact',
+    'stop',
+    'session-end',
+  ].map((name) => fixture('claude-code', name, { session_id: sessionId }));
+}
