@@ -7,6 +7,7 @@ import { parseSegment } from '../src/archive/segment';
 import { fixture, newSessionId } from './support/hooks';
 import { request } from './support/http';
 import { startService, stopService } from './support/process';
+import { startTestS3 } from './support/s3';
 
 const OPERATOR = 'operator-token-restart-test-0123456789';
 let archive: string;
@@ -31,6 +32,51 @@ async function segmentLines(directory: string): Promise<number[]> {
   for (const file of files) sequences.push(...parseSegment(await readFile(file), file).map((line) => line.sequence));
   return sequences.sort((a, b) => a - b);
 }
+
+describe('two API processes sharing one database and one bucket', () => {
+  it('keep every workstream gapless and archive every event exactly once', async () => {
+    const s3 = await startTestS3();
+    const shared = { ...env, ...s3.env('two') };
+    const [a, b] = await Promise.all([startService(shared), startService(shared)]);
+    try {
+      const provisioned = await request(a.url, 'POST', '/v1/admin/orgs', { key: OPERATOR, body: { name: 'two', owner: { email: 'two@example.test' } } });
+      const key = provisioned.body.api_key.key as string;
+      const sessions = [newSessionId(), newSessionId(), newSessionId()];
+      const results = await Promise.all(
+        Array.from({ length: 150 }, (_, i) =>
+          request([a, b][i % 2]!.url, 'POST', '/v1/hooks/claude-code', {
+            key,
+            body: fixture('claude-code', 'user-prompt-submit', { session_id: sessions[i % 3], prompt: `shared ${i}` }),
+            headers: { 'idempotency-key': `two-${i}` },
+          }),
+        ),
+      );
+      expect(results.every((r) => r.status === 202)).toBe(true);
+      const byWorkstream = new Map<string, number[]>();
+      for (const r of results) byWorkstream.set(r.body.workstream_id, [...(byWorkstream.get(r.body.workstream_id) ?? []), r.body.sequence]);
+      expect(byWorkstream.size).toBe(3);
+      for (const sequences of byWorkstream.values()) expect(sequences.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+
+      for (const session of sessions) await request(b.url, 'POST', '/v1/hooks/claude-code', { key, body: fixture('claude-code', 'session-end', { session_id: session }) });
+      const archivedSequences = async () => {
+        const store = s3.directStore('two');
+        try {
+          const keys = await store.list('orgs/');
+          const lines = [];
+          for (const objectKey of keys.filter((k) => k.endsWith('.jsonl'))) lines.push(...parseSegment((await store.get(objectKey))!, objectKey));
+          return lines.map((line) => `${line.workstream_id}:${line.sequence}`).sort();
+        } finally {
+          await store.close();
+        }
+      };
+      const expected = [...byWorkstream.keys()].flatMap((id) => Array.from({ length: 51 }, (_, i) => `${id}:${i + 1}`)).sort();
+      await expect.poll(archivedSequences, { timeout: 20_000, interval: 250 }).toEqual(expected);
+    } finally {
+      await Promise.all([stopService(a.child), stopService(b.child)]);
+      await s3.stop();
+    }
+  });
+});
 
 describe('a process killed with events pending', () => {
   it('loses nothing: the next process seals what the dead one acknowledged', async () => {
