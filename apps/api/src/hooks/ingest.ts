@@ -1,4 +1,4 @@
-import { appendWorkstreamEvents, newId, type EventDraft, type SessionRef } from '@memory-bank/db';
+import { appendWorkstreamEvents, newId, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
@@ -52,7 +52,7 @@ interface PreparedEvent {
 export type HookIngestService = ReturnType<typeof createHookIngestService>;
 
 export interface HookIngestDeps {
-  db: Parameters<typeof appendWorkstreamEvents>[0];
+  db: Database;
   clock: Clock;
   logger: Logger;
   sanitizer: Sanitizer;

@@ -18,6 +18,15 @@ export interface SegmentClaim {
   lastSequence: number;
 }
 
+/** The columns of archive_segments that make a SegmentClaim. */
+export const claimColumns = {
+  key: archiveSegments.key,
+  orgId: archiveSegments.orgId,
+  workstreamId: archiveSegments.workstreamId,
+  firstSequence: archiveSegments.firstSequence,
+  lastSequence: archiveSegments.lastSequence,
+};
+
 const pad = (sequence: number) => String(sequence).padStart(16, '0');
 
 export function workstreamArchivePrefix(orgId: string, workstreamId: string): string {
@@ -146,19 +155,21 @@ export interface SegmentEvent {
   payload: string | null;
 }
 
+const segmentEventColumns = {
+  eventId: workstreamEvents.eventId,
+  workstreamId: workstreamEvents.workstreamId,
+  sequence: workstreamEvents.sequence,
+  harness: workstreamEvents.harness,
+  event: workstreamEvents.event,
+  occurredAt: workstreamEvents.occurredAt,
+  receivedAt: workstreamEvents.receivedAt,
+  payloadSha256: workstreamEvents.payloadSha256,
+  payload: workstreamEvents.payload,
+};
+
 export async function segmentEvents(ex: Executor, claim: SegmentClaim): Promise<SegmentEvent[]> {
   return ex
-    .select({
-      eventId: workstreamEvents.eventId,
-      workstreamId: workstreamEvents.workstreamId,
-      sequence: workstreamEvents.sequence,
-      harness: workstreamEvents.harness,
-      event: workstreamEvents.event,
-      occurredAt: workstreamEvents.occurredAt,
-      receivedAt: workstreamEvents.receivedAt,
-      payloadSha256: workstreamEvents.payloadSha256,
-      payload: workstreamEvents.payload,
-    })
+    .select(segmentEventColumns)
     .from(workstreamEvents)
     .where(
       and(
@@ -216,13 +227,7 @@ export async function markSegmentStored(
  */
 export async function leaseUnstoredSegments(db: Database, options: { now: Date; leaseMs: number; limit: number }): Promise<SegmentClaim[]> {
   const due = await db
-    .select({
-      key: archiveSegments.key,
-      orgId: archiveSegments.orgId,
-      workstreamId: archiveSegments.workstreamId,
-      firstSequence: archiveSegments.firstSequence,
-      lastSequence: archiveSegments.lastSequence,
-    })
+    .select(claimColumns)
     .from(archiveSegments)
     .where(and(isNull(archiveSegments.uploadedAt), lte(archiveSegments.nextAttemptAt, options.now)))
     .orderBy(asc(archiveSegments.nextAttemptAt))
@@ -321,13 +326,7 @@ export async function recordDeletionFailure(ex: Executor, key: string, failure: 
 /** A workstream's segments that are in object storage, in sequence order. */
 export async function storedSegments(ex: Executor, workstreamId: string): Promise<SegmentClaim[]> {
   return ex
-    .select({
-      key: archiveSegments.key,
-      orgId: archiveSegments.orgId,
-      workstreamId: archiveSegments.workstreamId,
-      firstSequence: archiveSegments.firstSequence,
-      lastSequence: archiveSegments.lastSequence,
-    })
+    .select(claimColumns)
     .from(archiveSegments)
     .where(and(eq(archiveSegments.workstreamId, workstreamId), isNotNull(archiveSegments.uploadedAt)))
     .orderBy(asc(archiveSegments.firstSequence));
@@ -340,17 +339,7 @@ export async function unarchivedEvents(
   range: { after: number; through: number; limit: number },
 ): Promise<(SegmentEvent & { payload: string })[]> {
   const rows = await ex
-    .select({
-      eventId: workstreamEvents.eventId,
-      workstreamId: workstreamEvents.workstreamId,
-      sequence: workstreamEvents.sequence,
-      harness: workstreamEvents.harness,
-      event: workstreamEvents.event,
-      occurredAt: workstreamEvents.occurredAt,
-      receivedAt: workstreamEvents.receivedAt,
-      payloadSha256: workstreamEvents.payloadSha256,
-      payload: workstreamEvents.payload,
-    })
+    .select(segmentEventColumns)
     .from(workstreamEvents)
     .where(
       and(

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { archiveDeletions, archiveSegments, orgs, workstreamEvents, workstreams } from '../schema';
+import { claimColumns } from './archive';
 
 /** The FULLTEXT indexes the schema relies on (they live in custom migrations). */
 export const FULLTEXT_INDEXES = [
@@ -58,14 +59,7 @@ export async function archiveBacklog(ex: Executor): Promise<ArchiveBacklog> {
 /** Stored segments, a page at a time (doctor walks them all). */
 export async function storedSegmentPage(ex: Executor, options: { afterKey: string; limit: number }) {
   return ex
-    .select({
-      key: archiveSegments.key,
-      orgId: archiveSegments.orgId,
-      workstreamId: archiveSegments.workstreamId,
-      firstSequence: archiveSegments.firstSequence,
-      lastSequence: archiveSegments.lastSequence,
-      sha256: archiveSegments.sha256,
-    })
+    .select({ ...claimColumns, sha256: archiveSegments.sha256 })
     .from(archiveSegments)
     .where(and(isNotNull(archiveSegments.uploadedAt), sql`${archiveSegments.key} > ${options.afterKey}`))
     .orderBy(asc(archiveSegments.key))
