@@ -12,6 +12,7 @@ import type { Config } from './config';
 import { AppError } from './errors';
 import type { ApiApp, AppEnv } from './http/env';
 import { onError, problemResponse, requestDeadline } from './http/errors';
+import { unlimited, type RequestLimiter } from './http/limits';
 import { BEARER_SCHEME } from './http/route';
 import { MCP_PATH, registerMcpRoute, type McpBridge } from './mcp/route';
 import { validationHook } from './http/validation';
@@ -63,6 +64,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const archiver = createArchiver({ db: deps.db, store, clock, logger, ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}) });
   const sanitizer = createSanitizer({ extraPatterns: config.HOOK_REDACT_PATTERNS });
   const services = createServices({ db: deps.db, logger, clock }, { store, archiver, sanitizer });
+  const limiter: RequestLimiter = unlimited;
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use('*', requestId({ headerName: 'x-request-id', limitLength: 128, generator: () => ulid() }));
@@ -70,6 +72,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     c.set('services', services);
     c.set('config', config);
     c.set('logger', logger);
+    c.set('limiter', limiter);
     const started = performance.now();
     await next();
     // Method, route pattern and status only: never headers, query strings or bodies.

@@ -70,12 +70,31 @@ const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalString,
   S3_FORCE_PATH_STYLE: booleanFlag,
   HOOK_REDACT_PATTERNS: redactPatterns,
+  OIDC_ISSUER: optionalString.refine((value) => value === undefined || URL.canParse(value), { message: 'must be the issuer URL, e.g. https://auth.example.com/realms/acme' }),
+  OIDC_AUDIENCE: optionalString,
+  OIDC_ORG_CLAIM: z.string().min(1).default('org_id'),
+  OIDC_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
+  CORS_ORIGINS: commaList('').refine(
+    (origins) => origins.every((origin) => origin === '*' || (URL.canParse(origin) && new URL(origin).origin === origin.replace(/\/$/, ''))),
+    { message: 'must be a comma-separated list of origins such as https://app.example.com (or *)' },
+  ),
+  RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().min(0).default(10_000),
+  RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(20_000),
+  RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(50_000),
+  RATE_LIMIT_ORG_BURST: z.coerce.number().int().min(1).default(100_000),
+  REDIS_URL: optionalString.refine((value) => value === undefined || /^rediss?:\/\//.test(value), { message: 'must look like redis://127.0.0.1:6379' }),
+  MEMORY_QUOTA_PER_ORG: z.coerce.number().int().min(0).default(0),
   PUBLIC_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
     message: 'must be an absolute URL such as https://memory.example.com',
   }),
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** OIDC sign-in is on when both the issuer and the audience are configured. */
+export function oidcEnabled(config: Config): config is Config & { OIDC_ISSUER: string; OIDC_AUDIENCE: string } {
+  return config.OIDC_ISSUER !== undefined && config.OIDC_AUDIENCE !== undefined;
+}
 
 export class ConfigError extends Error {
   override name = 'ConfigError';

@@ -8,6 +8,7 @@ export const ID_PREFIXES = {
   memory: 'mem',
   memoryContext: 'mctx',
   workstream: 'ws',
+  auditEvent: 'aud',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

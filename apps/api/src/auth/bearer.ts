@@ -2,6 +2,8 @@ import type { ApiKeyScope } from '@memory-bank/db';
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors';
 import type { AppEnv } from '../http/env';
+import { oidcEnabled } from '../config';
+import { MCP_PATH } from '../mcp/path';
 import type { Principal } from './principal';
 
 export const REALM = 'memory-bank';
@@ -12,16 +14,25 @@ export function bearerToken(header: string | undefined): string | null {
   return match?.[1] ?? null;
 }
 
-function unauthorized(detail: string, error?: 'invalid_token'): AppError {
-  const challenge = error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`;
-  return new AppError('unauthorized', detail, { headers: { 'WWW-Authenticate': challenge } });
+/** Where MCP clients discover how to sign in (RFC 9728), when OIDC is configured. */
+export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+function unauthorized(c: Context<AppEnv>, detail: string, error?: 'invalid_token'): AppError {
+  const parts = [`realm="${REALM}"`];
+  if (error) parts.push(`error="${error}"`);
+  if (oidcEnabled(c.var.config) && c.req.path === MCP_PATH) {
+    const origin = c.var.config.PUBLIC_URL ? new URL(c.var.config.PUBLIC_URL).origin : new URL(c.req.url).origin;
+    parts.push(`resource_metadata="${origin}${PROTECTED_RESOURCE_METADATA_PATH}"`);
+  }
+  return new AppError('unauthorized', detail, { headers: { 'WWW-Authenticate': `Bearer ${parts.join(', ')}` } });
 }
 
 async function authenticate(c: Context<AppEnv>): Promise<Principal> {
   const token = bearerToken(c.req.header('authorization'));
-  if (!token) throw unauthorized('This operation needs an API key: Authorization: Bearer mbk_…');
-  const principal = await c.var.services.apiKeys.authenticate(token);
-  if (!principal) throw unauthorized('The API key is unknown or revoked', 'invalid_token');
+  if (!token) throw unauthorized(c, 'This operation needs credentials: Authorization: Bearer <API key or sign-in token>');
+  const principal = await c.var.services.authentication.authenticate(token, c.var.requestId);
+  if (!principal) throw unauthorized(c, 'The credentials are unknown, expired or revoked', 'invalid_token');
+  await c.var.limiter.admit(c, principal);
   return principal;
 }
 

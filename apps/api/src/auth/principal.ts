@@ -1,12 +1,23 @@
 import type { ApiKeyScope, OwnerScope } from '@memory-bank/db';
 
-/** An authenticated caller: the owner scope every query takes, plus what the key may do. */
+/**
+ * An authenticated caller: the owner scope every query takes, what the credential may do,
+ * and the request it is acting in (for the audit trail).
+ */
 export interface Principal extends OwnerScope {
-  readonly keyId: string;
+  /** How the caller signed in: an API key (`keyId` set) or an OpenID Connect token. */
+  readonly via: 'api_key' | 'oidc';
+  readonly keyId: string | null;
   readonly scopes: readonly ApiKeyScope[];
+  readonly requestId: string;
 }
 
 /** The owner scope of a principal, as the db helpers take it. */
 export function ownerScope(principal: Principal): OwnerScope {
   return { orgId: principal.orgId, userId: principal.userId, role: principal.role };
+}
+
+/** Turns a token into a principal, or null when the token is not valid (→ 401). */
+export interface Authenticator {
+  authenticate(token: string, requestId: string): Promise<Principal | null>;
 }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { Services } from '../services';
+import type { RequestLimiter } from './limits';
 
 /**
  * How a request reached the app: over HTTP, or in-process from the MCP bridge. The
@@ -23,6 +24,7 @@ export interface AppVariables {
   logger: Logger;
   /** Set by the bearer-auth middleware of authenticated routes. */
   principal: Principal;
+  limiter: RequestLimiter;
 }
 
 export type AppEnv = { Bindings: AppBindings; Variables: AppVariables };

@@ -10,8 +10,9 @@ import { BEARER_SCHEME } from '../http/route';
 import { invokeTool } from './invoke';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
+import { MCP_PATH } from './path';
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 /** Operator and key-management operations are never tools, whatever MCP_TOOL_TAGS says. */
 const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
 

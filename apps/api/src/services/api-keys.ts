@@ -67,7 +67,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
     issue,
 
     /** The principal behind a bearer key, or null for an unknown, malformed or revoked key. */
-    async authenticate(key: string): Promise<Principal | null> {
+    async authenticate(key: string, requestId: string): Promise<Principal | null> {
       if (!looksLikeApiKey(key)) return null;
       const holder = await findKeyHolder(db, hashApiKey(key));
       if (!holder) return null;
@@ -78,7 +78,9 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
         );
       }
       return {
+        via: 'api_key',
         keyId: holder.keyId,
+        requestId,
         orgId: holder.orgId,
         userId: holder.userId,
         role: holder.role,

@@ -2,7 +2,9 @@ import type { Archiver } from '../archive/sealer';
 import type { ObjectStore } from '../archive/object-store';
 import { createHookIngestService } from '../hooks/ingest';
 import type { Sanitizer } from '../hooks/sanitize';
+import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
+import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createMemoryService } from './memory';
 import { createOrgService } from './orgs';
@@ -17,11 +19,12 @@ export interface ArchiveDeps {
   sanitizer: Sanitizer;
 }
 
-export function createServices(deps: ServiceDeps, archive: ArchiveDeps) {
+export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
   const memory = createMemoryService(deps);
   return {
     apiKeys,
+    authentication: createAuthentication(apiKeys, oidc),
     orgs: createOrgService(deps, apiKeys),
     memory,
     system: createSystemService(deps),

@@ -52,7 +52,7 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), isNull(users.removedAt)));
   return row ?? null;
 }
 

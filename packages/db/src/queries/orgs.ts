@@ -8,8 +8,10 @@ export async function insertOrg(ex: Executor, org: OrgRow): Promise<OrgRow> {
   return org;
 }
 
-export async function insertUser(ex: Executor, org: OrgScope, user: Omit<UserRow, 'orgId'>): Promise<UserRow> {
-  const row = { ...user, orgId: org.orgId };
+export type NewUser = Pick<UserRow, 'id' | 'email' | 'role' | 'createdAt'> & Partial<Pick<UserRow, 'oidcIssuer' | 'oidcSubject'>>;
+
+export async function insertUser(ex: Executor, org: OrgScope, user: NewUser): Promise<UserRow> {
+  const row: UserRow = { oidcIssuer: null, oidcSubject: null, removedAt: null, ...user, orgId: org.orgId };
   await ex.insert(users).values(row);
   return row;
 }

@@ -2,3 +2,4 @@ export * from './orgs';
 export * from './api-keys';
 export * from './memory';
 export * from './workstreams';
+export * from './audit';

@@ -19,9 +19,18 @@ export const users = mysqlTable(
       .references(() => orgs.id, { onDelete: 'cascade' }),
     email: varchar('email', { length: 320 }).notNull(),
     role: mysqlEnum('role', ROLES).notNull(),
+    /** The OpenID Connect identity (issuer + subject) a web app signs this user in with. */
+    oidcIssuer: varchar('oidc_issuer', { length: 255 }),
+    oidcSubject: varchar('oidc_subject', { length: 255 }),
     createdAt: timestamp('created_at').notNull(),
+    /** Removed from the org: cannot sign in; their keys are revoked. */
+    removedAt: timestamp('removed_at'),
   },
-  (t) => [uniqueIndex('users_org_email').on(t.orgId, t.email), index('users_org_id').on(t.orgId, t.id)],
+  (t) => [
+    uniqueIndex('users_org_email').on(t.orgId, t.email),
+    index('users_org_id').on(t.orgId, t.id),
+    uniqueIndex('users_oidc_identity').on(t.oidcIssuer, t.oidcSubject),
+  ],
 );
 
 export type OrgRow = typeof orgs.$inferSelect;

@@ -1,0 +1,2 @@
+/** Where the MCP endpoint lives (Streamable HTTP). */
+export const MCP_PATH = '/mcp';
