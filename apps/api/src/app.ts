@@ -8,16 +8,21 @@ import { openObjectStore } from './archive';
 import type { ObjectStore } from './archive/object-store';
 import { createArchiver, type Archiver, type ArchiverOptions } from './archive/sealer';
 import { routeNotFound } from './auth/operator';
-import type { Config } from './config';
+import { oidcEnabled, type Config } from './config';
+import { createOidcAuthenticator } from './auth/oidc';
+import { corsMiddleware } from './http/cors';
+import { registerWellKnownRoutes } from './routes/system/well-known';
 import { AppError } from './errors';
 import type { ApiApp, AppEnv } from './http/env';
 import { onError, problemResponse, requestDeadline } from './http/errors';
-import { unlimited, type RequestLimiter } from './http/limits';
+import { createRequestLimiter } from './http/rate-limit';
 import { BEARER_SCHEME } from './http/route';
 import { MCP_PATH, registerMcpRoute, type McpBridge } from './mcp/route';
 import { validationHook } from './http/validation';
 import { createSanitizer } from './hooks/sanitize';
+import { registerAdminRoutes } from './routes/admin';
 import { registerApiKeyRoutes } from './routes/api-keys';
+import { registerDeleteAdminOrgById } from './routes/operator/delete-org';
 import { registerHookRoutes } from './routes/hooks';
 import { MAX_BATCH_BYTES, postHooksBatchRoute } from './routes/hooks/batch';
 import { registerMemoryRoutes } from './routes/memory';
@@ -63,8 +68,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const store = deps.store ?? opened!;
   const archiver = createArchiver({ db: deps.db, store, clock, logger, ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}) });
   const sanitizer = createSanitizer({ extraPatterns: config.HOOK_REDACT_PATTERNS });
-  const services = createServices({ db: deps.db, logger, clock }, { store, archiver, sanitizer });
-  const limiter: RequestLimiter = unlimited;
+  const oidc = oidcEnabled(config) ? createOidcAuthenticator({ db: deps.db, config, clock, logger }) : null;
+  const services = createServices({ db: deps.db, logger, clock, config }, { store, archiver, sanitizer }, oidc);
+  const limiter = createRequestLimiter(config, logger);
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   app.use('*', requestId({ headerName: 'x-request-id', limitLength: 128, generator: () => ulid() }));
@@ -87,6 +93,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       'request',
     );
   });
+  const cors = corsMiddleware(config.CORS_ORIGINS);
+  if (cors) app.use('*', cors);
   app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
   const limitBody = (maxSize: number) =>
     bodyLimit({
@@ -105,15 +113,23 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   app.use(MCP_PATH, defaultLimit);
 
   registerHealthRoutes(app);
+  registerWellKnownRoutes(app);
   registerMemoryRoutes(app);
   registerWorkstreamRoutes(app);
   registerHookRoutes(app);
   registerApiKeyRoutes(app);
   registerOrgRoutes(app);
   registerPostAdminOrg(app);
+  registerDeleteAdminOrgById(app);
+  registerAdminRoutes(app);
   const mcp = registerMcpRoute(app, {
     toolTags: config.MCP_TOOL_TAGS,
-    allowedOrigins: [...config.MCP_ALLOWED_ORIGINS, ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : [])],
+    // Web origins trusted for CORS are trusted for MCP too.
+    allowedOrigins: [
+      ...config.MCP_ALLOWED_ORIGINS,
+      ...config.CORS_ORIGINS.filter((origin) => origin !== '*'),
+      ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []),
+    ],
     serverInfo: SERVICE_INFO,
   });
 
@@ -148,6 +164,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     store,
     async close({ flush }) {
       await archiver.stop(flush);
+      await limiter.close();
       await opened?.close();
     },
   };

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db';
 import type { Logger } from 'pino';
+import { ulid } from 'ulid';
 import type { ZodType } from 'zod';
 import { createApp, type MemoryBankApp } from './app';
 import { runDoctor } from './archive/doctor';
@@ -19,6 +20,7 @@ import { systemClock } from './services/deps';
 const USAGE = `Memory Bank operator CLI (prints JSON on stdout)
 
   pnpm cli orgs create --name <name> --owner-email <email>
+  pnpm cli orgs delete --org <org_id>   everything of the org, object storage included
   pnpm cli members add --org <org_id> --email <email> [--role member|admin|owner]
   pnpm cli keys create --user <usr_id> --name <name> [--scopes memory:read,memory:write]
   pnpm cli keys list --user <usr_id>
@@ -35,6 +37,9 @@ Reads DATABASE_URL like the server (see README.md).`;
 class UsageError extends Error {}
 
 type Options = Record<string, string | undefined>;
+
+/** The audit trail's request id for operator actions taken from this CLI run. */
+const requestId = `cli-${ulid()}`;
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -67,12 +72,13 @@ type Command = (context: CommandContext, options: Options) => Promise<unknown | 
 const COMMANDS: Record<string, Command> = {
   'orgs create': async ({ services }, options) => {
     const body = validated(CreateOrgBody, { name: required(options, 'name'), owner: { email: required(options, 'owner-email') } });
-    const created = await services.orgs.provision({ name: body.name, ownerEmail: body.owner.email });
+    const created = await services.orgs.provision({ name: body.name, ownerEmail: body.owner.email }, requestId);
     return { org: toOrgResponse(created.org), user: toUserResponse(created.user), api_key: toIssuedApiKeyResponse(created.apiKey) };
   },
+  'orgs delete': async ({ services }, options) => ({ deleted: await services.team.deleteOrg(required(options, 'org'), requestId) }),
   'members add': async ({ services }, options) => {
     const body = validated(AddMemberBody, { email: required(options, 'email'), role: options.role ?? 'member' });
-    const added = await services.orgs.addMemberAsOperator(required(options, 'org'), body);
+    const added = await services.orgs.addMemberAsOperator(required(options, 'org'), body, requestId);
     return { user: toUserResponse(added.user), api_key: toIssuedApiKeyResponse(added.apiKey) };
   },
   'keys create': async ({ services }, options) =>
@@ -80,13 +86,14 @@ const COMMANDS: Record<string, Command> = {
       await services.apiKeys.issueAsOperator(
         required(options, 'user'),
         validated(CreateApiKeyBody, { name: required(options, 'name'), scopes: scopesOption(options.scopes) }),
+        requestId,
       ),
     ),
   'keys list': async ({ services }, options) => ({
     api_keys: (await services.apiKeys.listAsOperator(required(options, 'user'))).map(toApiKeyResponse),
   }),
   'keys revoke': async ({ services }, options) => {
-    await services.apiKeys.revokeAsOperator(required(options, 'key'));
+    await services.apiKeys.revokeAsOperator(required(options, 'key'), requestId);
     return { revoked: options.key };
   },
   'ledger rebuild': async ({ built, database, logger }, options) =>

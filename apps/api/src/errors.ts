@@ -10,6 +10,7 @@ export const ERROR_CODES = {
   not_found: { status: 404, title: 'Not Found' },
   method_not_allowed: { status: 405, title: 'Method Not Allowed' },
   conflict: { status: 409, title: 'Conflict' },
+  quota_exceeded: { status: 409, title: 'Quota Exceeded' },
   payload_too_large: { status: 413, title: 'Payload Too Large' },
   unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },
   rate_limited: { status: 429, title: 'Too Many Requests' },

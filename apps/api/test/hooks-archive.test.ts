@@ -12,7 +12,7 @@ let user: TestUser;
 
 beforeAll(async () => {
   s3 = await startTestS3();
-  server = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: 300 } });
+  server = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: 300 }, ownDatabase: true });
   user = (await createTenant(server.services, server.url)).owner;
 });
 afterAll(async () => {
@@ -198,8 +198,9 @@ describe('DELETE /v1/workstreams/{id}', () => {
 
 describe('two API processes, one database and one bucket', () => {
   it('keep sequences gapless and put every event in exactly one segment', async () => {
-    const other = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: 100, intervalMs: 50 }, startArchiver: true });
-    const mine = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: 100, intervalMs: 50 }, startArchiver: true });
+    const shared = { env: s3.env('archive'), databaseUrl: server.config.DATABASE_URL, archiverOptions: { maxAgeMs: 100, intervalMs: 50 }, startArchiver: true };
+    const other = await startTestServer(shared);
+    const mine = await startTestServer(shared);
     try {
       const session = newSessionId();
       const servers = [mine, other];
@@ -230,7 +231,7 @@ describe('two API processes, one database and one bucket', () => {
 
 describe('filesystem driver', () => {
   it('archives to ARCHIVE_URL=file://… by default', async () => {
-    const local = await startTestServer();
+    const local = await startTestServer({ ownDatabase: true });
     try {
       const owner = (await createTenant(local.services, local.url)).owner;
       const session = newSessionId();

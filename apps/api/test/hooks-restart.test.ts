@@ -8,19 +8,26 @@ import { fixture, newSessionId } from './support/hooks';
 import { request } from './support/http';
 import { startService, stopService } from './support/process';
 import { startTestS3 } from './support/s3';
+import { createMigratedDatabase } from './support/database';
 
 const OPERATOR = 'operator-token-restart-test-0123456789';
 let archive: string;
 let env: Record<string, string>;
 let pool: mysql.Pool;
 
+let database: { url: string; drop(): Promise<void> };
+
+// Real processes run the archiver, which seals every pending workstream of its database:
+// this suite has a database of its own.
 beforeAll(async () => {
+  database = await createMigratedDatabase(inject('databaseServerUrl'), 'restart');
   archive = await mkdtemp(join(tmpdir(), 'mb-restart-'));
-  env = { DATABASE_URL: inject('databaseUrl'), PORT: '0', LOG_LEVEL: 'warn', ARCHIVE_URL: `file://${archive}`, MEMORY_BANK_OPERATOR_TOKEN: OPERATOR };
-  pool = mysql.createPool({ uri: inject('databaseUrl'), connectionLimit: 2 });
+  env = { DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'warn', ARCHIVE_URL: `file://${archive}`, MEMORY_BANK_OPERATOR_TOKEN: OPERATOR };
+  pool = mysql.createPool({ uri: database.url, connectionLimit: 2 });
 });
 afterAll(async () => {
   await pool.end();
+  await database.drop();
   await rm(archive, { recursive: true, force: true });
 });
 

@@ -24,7 +24,7 @@ beforeAll(async () => {
       done();
     },
   });
-  server = await startTestServer({ logger: pino({ level: 'trace' }, sink) });
+  server = await startTestServer({ logger: pino({ level: 'trace' }, sink), ownDatabase: true });
   user = (await createTenant(server.services, server.url)).owner;
 });
 afterAll(() => server.close());

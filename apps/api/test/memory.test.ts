@@ -65,9 +65,9 @@ describe('POST /v1/memory', () => {
     expect(read.body).toEqual(res.body);
   });
 
-  it('decides scope and source itself and does not echo unknown fields', async () => {
+  it('decides source itself and does not echo unknown fields', async () => {
     const res = await tenant.owner.api.post('/v1/memory', {
-      body: { content: 'server decides', scope: 'org', source: 'mcp', user_id: 'usr_x', id: 'mem_fake', admin: true },
+      body: { content: 'server decides', source: 'mcp', user_id: 'usr_x', id: 'mem_fake', admin: true, org_id: 'org_x' },
     });
     expect(res.status).toBe(201);
     expect(res.body.scope).toBe('user');

@@ -86,6 +86,22 @@ const ROUTES: ProtectedRoute[] = [
     scopes: ['workstreams:write'],
     resource: 'workstreamId',
   },
+  // Team administration: cross-org ids and roles are covered by the role matrix (teams.test.ts).
+  { method: 'GET', template: '/v1/org/members', path: () => '/v1/org/members', scopes: ['admin'] },
+  { method: 'DELETE', template: '/v1/org/members/{user_id}', path: () => '/v1/org/members/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV', scopes: ['admin'] },
+  {
+    method: 'GET',
+    template: '/v1/admin/members/{user_id}/memories',
+    path: () => '/v1/admin/members/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV/memories',
+    scopes: ['admin'],
+  },
+  {
+    method: 'DELETE',
+    template: '/v1/admin/members/{user_id}/memories',
+    path: () => '/v1/admin/members/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV/memories',
+    scopes: ['admin'],
+  },
+  { method: 'GET', template: '/v1/admin/audit', path: () => '/v1/admin/audit', scopes: ['admin'] },
 ];
 
 describeRouteSecurity('security of every protected route', () => server, ROUTES);

@@ -12,3 +12,5 @@ export * from './queries/workstreams';
 export * from './queries/archive';
 export * from './queries/rebuild';
 export * from './queries/doctor';
+export * from './queries/audit';
+export * from './queries/oidc';

@@ -139,6 +139,19 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
     });
   }
 
+  /**
+   * Deletes objects the ledger just queued (deleted workstreams, purges, org deletion),
+   * then anything left under `prefixes` that the ledger did not know of (an upload that
+   * raced the delete). What fails now stays queued and is retried.
+   */
+  async function purgeObjects(keys: string[], prefixes: string[]): Promise<void> {
+    await deleteObjects(keys);
+    for (const prefix of prefixes) {
+      const leftovers = await store.list(prefix).catch(() => []);
+      await inParallel(leftovers, options.concurrency, (key) => store.delete(key).catch(() => undefined));
+    }
+  }
+
   /** One pass: retries, due workstreams, deletions. `force` seals every pending event. */
   async function tick(force = false): Promise<void> {
     const now = clock.now();
@@ -193,6 +206,7 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
     /** One complete pass, for tests and the CLI. */
     runOnce: (force = false) => tick(force),
     deleteObjects,
+    purgeObjects,
     /** Stops the loop and seals everything pending (graceful shutdown). */
     async stop(flush = true): Promise<void> {
       stopped = true;

@@ -67,7 +67,9 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      const response = await transport.handleRequest(c.req.raw);
+      // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept.
+      return c.newResponse(response.body, response);
     } finally {
       await server.close();
     }

@@ -19,6 +19,7 @@ import { generateApiKey, hashApiKey, looksLikeApiKey } from '../auth/api-key-sec
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { errorForLog } from '../logger';
+import { actorOf, operatorActor, recordAudit } from './audit';
 import type { ServiceDeps } from './deps';
 
 /** How often at most a key's last_used_at is written. */
@@ -95,7 +96,11 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
       if (beyond.length > 0) {
         throw new AppError('forbidden', `A key can only carry scopes its creator's key has; not: ${beyond.join(', ')}`);
       }
-      return issue(db, principal, { name: input.name, scopes });
+      return db.transaction(async (tx) => {
+        const issued = await issue(tx, principal, { name: input.name, scopes });
+        await recordAudit(tx, clock, principal.orgId, actorOf(principal), { action: 'api_key.create', targetType: 'api_key', targetId: issued.record.id });
+        return issued;
+      });
     },
 
     list(principal: Principal): Promise<ApiKeyRecord[]> {
@@ -103,13 +108,17 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
     },
 
     /** Operator (CLI): a key for any user, with any scopes their role allows. */
-    async issueAsOperator(userId: string, input: { name: string; scopes?: ApiKeyScope[] }): Promise<IssuedApiKey> {
+    async issueAsOperator(userId: string, input: { name: string; scopes?: ApiKeyScope[] }, requestId: string): Promise<IssuedApiKey> {
       const user = await operatorTarget(userId);
       const scopes = input.scopes ?? defaultScopes(user.role);
       if (scopes.includes('admin') && user.role === 'member') {
         throw new AppError('forbidden', 'A member cannot hold a key with the admin scope');
       }
-      return issue(db, user, { name: input.name, scopes });
+      return db.transaction(async (tx) => {
+        const issued = await issue(tx, user, { name: input.name, scopes });
+        await recordAudit(tx, clock, user.orgId, operatorActor(requestId), { action: 'api_key.create', targetType: 'api_key', targetId: issued.record.id });
+        return issued;
+      });
     },
 
     /** Operator (CLI): every key of a user. */
@@ -118,17 +127,22 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
     },
 
     /** Operator (CLI): revokes any key. */
-    async revokeAsOperator(keyId: string): Promise<void> {
+    async revokeAsOperator(keyId: string, requestId: string): Promise<void> {
       const owner = isId('apiKey', keyId) ? await findKeyOwnerForOperator(db, keyId) : null;
-      if (!owner || !(await revokeApiKey(db, owner, keyId, clock.now()))) {
-        throw notFound('API key');
-      }
+      if (!owner) throw notFound('API key');
+      await db.transaction(async (tx) => {
+        if (!(await revokeApiKey(tx, owner, keyId, clock.now()))) throw notFound('API key');
+        await recordAudit(tx, clock, owner.orgId, operatorActor(requestId), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
+      });
     },
 
     /** Revokes one of the caller's keys: it stops working with the next request. */
     async revoke(principal: Principal, keyId: string): Promise<void> {
-      const revoked = isId('apiKey', keyId) && (await revokeApiKey(db, ownerScope(principal), keyId, clock.now()));
-      if (!revoked) throw notFound('API key');
+      if (!isId('apiKey', keyId)) throw notFound('API key');
+      await db.transaction(async (tx) => {
+        if (!(await revokeApiKey(tx, ownerScope(principal), keyId, clock.now()))) throw notFound('API key');
+        await recordAudit(tx, clock, principal.orgId, actorOf(principal), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
+      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@memory-bank/db';
 import type { Logger } from 'pino';
+import type { Config } from '../config';
 
 export interface Clock {
   now(): Date;
@@ -12,4 +13,5 @@ export interface ServiceDeps {
   db: Database;
   clock: Clock;
   logger: Logger;
+  config: Config;
 }

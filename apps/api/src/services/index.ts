@@ -4,11 +4,13 @@ import { createHookIngestService } from '../hooks/ingest';
 import type { Sanitizer } from '../hooks/sanitize';
 import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
+import { createAuditService } from './audit';
 import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createMemoryService } from './memory';
 import { createOrgService } from './orgs';
 import { createSystemService } from './system';
+import { createTeamService } from './team';
 import { createWorkstreamService } from './workstreams';
 
 export type Services = ReturnType<typeof createServices>;
@@ -28,6 +30,8 @@ export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Au
     orgs: createOrgService(deps, apiKeys),
     memory,
     system: createSystemService(deps),
+    team: createTeamService(deps, archive.archiver),
+    audit: createAuditService(deps),
     workstreams: createWorkstreamService(deps, archive, memory),
     hooks: createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() }),
   };

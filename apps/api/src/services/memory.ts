@@ -1,12 +1,19 @@
 import {
-  deleteMemory,
+  countOrgMemories,
+  deleteOrgMemory,
   findMemory,
   insertMemory,
   isId,
+  isOrgAdmin,
   listMemories,
+  lockOrgMemory,
+  lockVisibleMemory,
   newId,
   searchMemories,
-  updateMemory,
+  writeMemoryChange,
+  type Executor,
+  type MemoryScope,
+  type ScopeFilter,
   type Citation,
   type ContextOrigin,
   type MemoryRecord,
@@ -15,6 +22,8 @@ import {
 } from '@memory-bank/db';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
+import { actorOf, recordAudit } from './audit';
+import { beforeIdCursor } from './cursor';
 import type { ServiceDeps } from './deps';
 
 export interface NewContextInput {
@@ -29,6 +38,8 @@ export interface NewMemoryInput {
   content: string;
   tags?: string[];
   contexts?: NewContextInput[];
+  /** `org` shares it with the whole org (admins and owners only). Default `user`. */
+  scope?: MemoryScope;
 }
 
 export interface MemoryChange {
@@ -43,38 +54,36 @@ export interface MemoryListPage {
 
 export type MemoryService = ReturnType<typeof createMemoryService>;
 
-// The list cursor is opaque to clients: base64url of a small versioned JSON.
-function encodeCursor(lastId: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, before: lastId })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    const before = (parsed as { v?: unknown; before?: unknown }).before;
-    if ((parsed as { v?: unknown }).v === 1 && typeof before === 'string' && isId('memory', before)) return before;
-  } catch {
-    // fall through: a cursor we did not issue
-  }
-  throw new AppError('validation_failed', 'cursor is not a cursor this API returned', {
-    errors: [{ path: 'cursor', message: 'Invalid cursor' }],
-  });
-}
-
 /** Tags are trimmed and de-duplicated, first occurrence first. */
 function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
 }
 
-export function createMemoryService({ db, clock }: ServiceDeps) {
+export function createMemoryService({ db, clock, config }: ServiceDeps) {
+  /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
+  async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
+    const quota = config.MEMORY_QUOTA_PER_ORG;
+    if (quota > 0 && (await countOrgMemories(ex, principal)) >= quota) {
+      throw new AppError('quota_exceeded', `This org stores its maximum of ${quota} memories; delete some to save more`);
+    }
+  }
+
   return {
-    /** Saves a memory and its contexts in one transaction. The server decides scope and source. */
+    /**
+     * Saves a memory and its contexts in one transaction. The server decides the source;
+     * the scope is the caller's `user` unless an admin or owner asks for `org`.
+     */
     create(principal: Principal, input: NewMemoryInput, source: MemorySource): Promise<MemoryRecord> {
+      const scope = input.scope ?? 'user';
+      if (scope === 'org' && !isOrgAdmin(principal)) {
+        throw new AppError('forbidden', 'Only org admins and owners can save org-shared memories');
+      }
       const now = clock.now();
-      return db.transaction((tx) =>
-        insertMemory(tx, ownerScope(principal), {
+      return db.transaction(async (tx) => {
+        await checkQuota(tx, principal);
+        return insertMemory(tx, ownerScope(principal), {
           id: newId('memory', now),
-          scope: 'user',
+          scope,
           source,
           content: input.content.trim(),
           tags: normaliseTags(input.tags),
@@ -88,8 +97,8 @@ export function createMemoryService({ db, clock }: ServiceDeps) {
             origin: context.origin ?? 'active_conversation',
             createdAt: now,
           })),
-        }),
-      );
+        });
+      });
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {
@@ -98,36 +107,69 @@ export function createMemoryService({ db, clock }: ServiceDeps) {
       return found;
     },
 
-    async list(principal: Principal, options: { limit: number; cursor?: string; tag?: string }): Promise<MemoryListPage> {
+    async list(
+      principal: Principal,
+      options: { limit: number; cursor?: string; tag?: string; scope?: ScopeFilter },
+    ): Promise<MemoryListPage> {
       const page = await listMemories(db, ownerScope(principal), {
         limit: options.limit,
-        beforeId: options.cursor === undefined ? undefined : decodeCursor(options.cursor),
+        beforeId: options.cursor === undefined ? undefined : beforeIdCursor.decode(options.cursor, 'memory'),
         tag: options.tag?.trim(),
+        filter: options.scope ?? 'all',
       });
-      return { memories: page.memories, nextCursor: page.lastId === null ? null : encodeCursor(page.lastId) };
+      return { memories: page.memories, nextCursor: page.lastId === null ? null : beforeIdCursor.encode(page.lastId) };
     },
 
-    search(principal: Principal, options: { query: string; limit: number; tag?: string }): Promise<ScoredMemoryRecord[]> {
-      return searchMemories(db, ownerScope(principal), { ...options, tag: options.tag?.trim() });
+    search(
+      principal: Principal,
+      options: { query: string; limit: number; tag?: string; scope?: ScopeFilter },
+    ): Promise<ScoredMemoryRecord[]> {
+      return searchMemories(db, ownerScope(principal), { ...options, tag: options.tag?.trim(), filter: options.scope ?? 'all' });
     },
 
+    /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
     async update(principal: Principal, id: string, change: MemoryChange): Promise<MemoryRecord> {
-      const updated = isId('memory', id)
-        ? await db.transaction((tx) =>
-            updateMemory(tx, ownerScope(principal), id, {
-              content: change.content?.trim(),
-              tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
-              updatedAt: clock.now(),
-            }),
-          )
-        : null;
-      if (!updated) throw notFound('Memory');
-      return updated;
+      if (!isId('memory', id)) throw notFound('Memory');
+      return db.transaction(async (tx) => {
+        const current = await lockVisibleMemory(tx, ownerScope(principal), id);
+        if (!current) throw notFound('Memory');
+        if (current.scope === 'org' && !isOrgAdmin(principal)) {
+          throw new AppError('forbidden', 'Only org admins and owners can change org-shared memories');
+        }
+        return writeMemoryChange(tx, current, {
+          content: change.content?.trim(),
+          tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
+          updatedAt: clock.now(),
+        });
+      });
     },
 
+    /**
+     * Members delete their own memories; admins and owners delete any memory of their org,
+     * a member's private ones included (without seeing them), and that is audited.
+     */
     async remove(principal: Principal, id: string): Promise<void> {
-      const deleted = isId('memory', id) && (await deleteMemory(db, ownerScope(principal), id));
-      if (!deleted) throw notFound('Memory');
+      if (!isId('memory', id)) throw notFound('Memory');
+      await db.transaction(async (tx) => {
+        if (isOrgAdmin(principal)) {
+          const target = await lockOrgMemory(tx, principal, id);
+          if (!target) throw notFound('Memory');
+          await deleteOrgMemory(tx, principal, id);
+          if (target.scope === 'org' || target.userId !== principal.userId) {
+            await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
+              action: 'memory.delete',
+              targetType: 'memory',
+              targetId: id,
+              counts: { memories: 1 },
+            });
+          }
+          return;
+        }
+        const target = await lockVisibleMemory(tx, ownerScope(principal), id);
+        if (!target) throw notFound('Memory');
+        if (target.scope === 'org') throw new AppError('forbidden', 'Only org admins and owners can delete org-shared memories');
+        await deleteOrgMemory(tx, principal, id);
+      });
     },
   };
 }

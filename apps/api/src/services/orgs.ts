@@ -14,6 +14,7 @@ import {
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { defaultScopes, type ApiKeyService, type IssuedApiKey } from './api-keys';
+import { actorOf, operatorActor, recordAudit, type AuditActor } from './audit';
 import type { ServiceDeps } from './deps';
 
 export interface ProvisionedOrg {
@@ -34,7 +35,7 @@ function normaliseEmail(email: string): string {
 }
 
 export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyService) {
-  async function createMember(org: OrgScope, input: { email: string; role: Role }): Promise<AddedMember> {
+  async function createMember(org: OrgScope, input: { email: string; role: Role }, actor: AuditActor): Promise<AddedMember> {
     try {
       return await db.transaction(async (tx) => {
         const now = clock.now();
@@ -48,6 +49,12 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
           name: 'first key',
           scopes: defaultScopes(input.role),
         });
+        await recordAudit(tx, clock, org.orgId, actor, {
+          action: 'member.add',
+          targetType: 'user',
+          targetId: user.id,
+          counts: { api_keys: 1 },
+        });
         return { user, apiKey };
       });
     } catch (error) {
@@ -58,7 +65,7 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
 
   return {
     /** Operator: a new org with its owner and the owner's first key, in one transaction. */
-    provision(input: { name: string; ownerEmail: string }): Promise<ProvisionedOrg> {
+    provision(input: { name: string; ownerEmail: string }, requestId: string): Promise<ProvisionedOrg> {
       return db.transaction(async (tx) => {
         const now = clock.now();
         const org = await insertOrg(tx, { id: newId('org', now), name: input.name.trim(), createdAt: now });
@@ -72,6 +79,7 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
           name: 'owner key',
           scopes: defaultScopes('owner'),
         });
+        await recordAudit(tx, clock, org.id, operatorActor(requestId), { action: 'org.create', targetType: 'org', targetId: org.id });
         return { org, user, apiKey };
       });
     },
@@ -85,13 +93,13 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
       if (input.role === 'owner' && principal.role !== 'owner') {
         throw new AppError('forbidden', 'Only an owner can make another owner');
       }
-      return createMember(principal, input);
+      return createMember(principal, input, actorOf(principal));
     },
 
     /** Operator (CLI): adds a member to any org. */
-    async addMemberAsOperator(orgId: string, input: { email: string; role: Role }): Promise<AddedMember> {
+    async addMemberAsOperator(orgId: string, input: { email: string; role: Role }, requestId: string): Promise<AddedMember> {
       if (!isId('org', orgId) || !(await findOrg(db, { orgId }))) throw notFound('Org');
-      return createMember({ orgId }, input);
+      return createMember({ orgId }, input, operatorActor(requestId));
     },
   };
 }

@@ -23,6 +23,7 @@ import type { ObjectStore } from '../archive/object-store';
 import { rawWorkstreamStream } from '../archive/raw';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
+import { decodeCursor, encodeCursor } from './cursor';
 import type { ServiceDeps } from './deps';
 import type { MemoryService } from './memory';
 
@@ -36,20 +37,14 @@ export interface ToolAction {
 
 export type WorkstreamService = ReturnType<typeof createWorkstreamService>;
 
-function encodeCursor(cursor: WorkstreamCursor): string {
-  return Buffer.from(JSON.stringify({ v: 1, t: cursor.lastEventAt.getTime(), id: cursor.id })).toString('base64url');
+function encodeWorkstreamCursor(cursor: WorkstreamCursor): string {
+  return encodeCursor({ t: cursor.lastEventAt.getTime(), id: cursor.id });
 }
 
-function decodeCursor(cursor: string): WorkstreamCursor {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; t?: unknown; id?: unknown };
-    if (parsed.v === 1 && typeof parsed.t === 'number' && typeof parsed.id === 'string' && isId('workstream', parsed.id)) {
-      return { lastEventAt: new Date(parsed.t), id: parsed.id };
-    }
-  } catch {
-    // not one of ours
-  }
-  throw new AppError('validation_failed', 'cursor is not a cursor this API returned', { errors: [{ path: 'cursor', message: 'Invalid cursor' }] });
+function decodeWorkstreamCursor(cursor: string): WorkstreamCursor {
+  return decodeCursor(cursor, ({ t, id }) =>
+    typeof t === 'number' && typeof id === 'string' && isId('workstream', id) ? { lastEventAt: new Date(t), id } : null,
+  );
 }
 
 /** Pairs a group of tool events (same tool_use_id) into one action. */
@@ -87,11 +82,11 @@ export function createWorkstreamService(
     async list(principal: Principal, options: { limit: number; cursor?: string; harness?: Harness }) {
       const page = await listWorkstreams(db, ownerScope(principal), {
         limit: options.limit,
-        ...(options.cursor ? { after: decodeCursor(options.cursor) } : {}),
+        ...(options.cursor ? { after: decodeWorkstreamCursor(options.cursor) } : {}),
         ...(options.harness ? { harness: options.harness } : {}),
       });
       const last = page.rows.at(-1);
-      return { workstreams: page.rows, nextCursor: page.hasMore && last ? encodeCursor({ lastEventAt: last.lastEventAt, id: last.id }) : null };
+      return { workstreams: page.rows, nextCursor: page.hasMore && last ? encodeWorkstreamCursor({ lastEventAt: last.lastEventAt, id: last.id }) : null };
     },
 
     async events(principal: Principal, id: string, filter: EventFilter) {
@@ -166,10 +161,7 @@ export function createWorkstreamService(
     async remove(principal: Principal, id: string): Promise<void> {
       const deleted = isId('workstream', id) ? await deleteWorkstreamRecords(db, ownerScope(principal), id, clock.now()) : null;
       if (!deleted) throw notFound('Workstream');
-      await archive.archiver.deleteObjects(deleted.objectKeys);
-      // Anything under the prefix the ledger did not know of (an upload that raced the delete).
-      const prefix = workstreamArchivePrefix(principal.orgId, id);
-      await Promise.all((await archive.store.list(prefix).catch(() => [])).map((key) => archive.store.delete(key).catch(() => undefined)));
+      await archive.archiver.purgeObjects(deleted.objectKeys, [workstreamArchivePrefix(principal.orgId, id)]);
     },
   };
 }

@@ -68,7 +68,8 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
       const server = getServer();
       victimOrg = await createTenant(server.services, server.url, 'victim org');
       victim = await victimOrg.addMember('admin');
-      colleague = await victimOrg.addMember('admin');
+      // A plain member: admins may delete members' memories by design (see teams.test.ts).
+      colleague = await victimOrg.addMember('member');
       outsider = (await createTenant(server.services, server.url, 'outsider org')).owner;
       const spare = await victim.api.post('/v1/api-keys', { body: { name: 'to revoke' } });
       revokedKey = spare.body.key;

@@ -7,6 +7,7 @@ import { openDatabase, type DatabaseHandle } from '@memory-bank/db';
 import { inject } from 'vitest';
 import { createApp, type AppDeps, type MemoryBankApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
+import { createMigratedDatabase } from './database';
 import { createLogger } from '../../src/logger';
 
 export interface TestServer extends MemoryBankApp {
@@ -25,6 +26,11 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Defaults to the run's shared, migrated database. */
   databaseUrl?: string;
+  /**
+   * A fresh database of its own, dropped on close. Suites that run the archiver need one:
+   * an archiver seals every pending workstream of its database, other suites' included.
+   */
+  ownDatabase?: boolean;
   /** A logger to capture output (default: silent). */
   logger?: AppDeps['logger'];
   /** Lets a test add routes (after the app's own) before the server listens. */
@@ -33,7 +39,8 @@ export interface TestServerOptions {
 
 /** The real app on a real port, against the real test database. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const databaseUrl = options.databaseUrl ?? inject('databaseUrl');
+  const own = options.ownDatabase ? await createMigratedDatabase(inject('databaseServerUrl'), 'own') : null;
+  const databaseUrl = own?.url ?? options.databaseUrl ?? inject('databaseUrl');
   const archiveDir = await mkdtemp(join(tmpdir(), 'mb-archive-'));
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ARCHIVE_URL: `file://${archiveDir}`, ...options.env });
   const database = openDatabase(databaseUrl, { poolSize: 8, connectTimeoutMs: 1000 });
@@ -58,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await built.close({ flush: false });
       await database.close();
+      await own?.drop();
       await rm(archiveDir, { recursive: true, force: true });
     },
   };

@@ -98,3 +98,12 @@ export async function findKeyOwnerForOperator(
     .where(eq(apiKeys.id, keyId));
   return row ?? null;
 }
+
+/** Revokes every live key of a user (member removal). Returns how many. */
+export async function revokeUserKeys(ex: Executor, scope: Pick<OwnerScope, 'orgId' | 'userId'>, at: Date): Promise<number> {
+  const [result] = await ex
+    .update(apiKeys)
+    .set({ revokedAt: at })
+    .where(and(eq(apiKeys.orgId, scope.orgId), eq(apiKeys.userId, scope.userId), isNull(apiKeys.revokedAt)));
+  return result.affectedRows;
+}

@@ -1,7 +1,7 @@
 import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type Harness, type WorkstreamRow } from '../schema';
-import type { OwnerScope } from '../scope';
+import type { OrgScope, OwnerScope } from '../scope';
 import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from './workstreams';
 
 /**
@@ -263,41 +263,68 @@ export async function segmentState(ex: Executor, key: string): Promise<{ state: 
 
 // ——— deletion ———
 
-export interface DeletedWorkstream {
+export interface DeletedWorkstreams {
+  workstreams: number;
   events: number;
-  /** Objects queued for deletion (segments, claimed or stored, and the manifest). */
+  /** Segment objects of those workstreams (stored or still being stored). */
+  segments: number;
+  /** Objects queued for deletion (segments and manifests). */
   objectKeys: string[];
 }
 
 /**
- * Deletes a workstream's ledger rows in one transaction (gone from search at commit) and
- * queues its objects for deletion in the same transaction, so a crash between the two
- * steps cannot leave objects nobody will delete. Null when the scope cannot see it.
+ * Deletes workstreams' ledger rows and queues their objects for deletion, in the
+ * caller's transaction, so a crash between the database and the store cannot leave
+ * objects nobody will delete.
  */
+async function deleteWorkstreamSet(tx: Executor, set: { id: string; orgId: string }[], now: Date): Promise<DeletedWorkstreams> {
+  if (set.length === 0) return { workstreams: 0, events: 0, segments: 0, objectKeys: [] };
+  const ids = set.map((ws) => ws.id);
+  const segments = await tx.select({ key: archiveSegments.key }).from(archiveSegments).where(inArray(archiveSegments.workstreamId, ids));
+  const objectKeys = [...segments.map((segment) => segment.key), ...set.map((ws) => workstreamManifestKey(ws.orgId, ws.id))];
+  const orgOf = new Map(set.map((ws) => [ws.id, ws.orgId]));
+  const orgOfKey = (key: string) => orgOf.get(/\/workstreams\/([^/]+)\//.exec(key)?.[1] ?? '') ?? set[0]!.orgId;
+  await tx
+    .insert(archiveDeletions)
+    .values(objectKeys.map((key) => ({ key, orgId: orgOfKey(key), requestedAt: now, nextAttemptAt: now })))
+    .onDuplicateKeyUpdate({ set: { nextAttemptAt: now } });
+  await tx.delete(archiveSegments).where(inArray(archiveSegments.workstreamId, ids));
+  const [events] = await tx.delete(workstreamEvents).where(inArray(workstreamEvents.workstreamId, ids));
+  await tx.delete(workstreams).where(inArray(workstreams.id, ids));
+  return { workstreams: set.length, events: events.affectedRows, segments: segments.length, objectKeys };
+}
+
+/** Deletes one workstream the scope owns (see deleteWorkstreamSet). Null when it cannot see it. */
 export async function deleteWorkstreamRecords(
   db: Database,
   scope: OwnerScope,
   workstreamId: string,
   now: Date,
-): Promise<DeletedWorkstream | null> {
+): Promise<DeletedWorkstreams | null> {
   return db.transaction(async (tx) => {
-    const [ws] = await tx
+    const set = await tx
       .select({ id: workstreams.id, orgId: workstreams.orgId })
       .from(workstreams)
       .where(and(eq(workstreams.id, workstreamId), eq(workstreams.orgId, scope.orgId), eq(workstreams.userId, scope.userId)))
       .for('update');
-    if (!ws) return null;
-    const segments = await tx.select({ key: archiveSegments.key }).from(archiveSegments).where(eq(archiveSegments.workstreamId, ws.id));
-    const objectKeys = [...segments.map((segment) => segment.key), workstreamManifestKey(ws.orgId, ws.id)];
-    await tx
-      .insert(archiveDeletions)
-      .values(objectKeys.map((key) => ({ key, orgId: ws.orgId, requestedAt: now, nextAttemptAt: now })))
-      .onDuplicateKeyUpdate({ set: { nextAttemptAt: now } });
-    await tx.delete(archiveSegments).where(eq(archiveSegments.workstreamId, ws.id));
-    const [deleted] = await tx.delete(workstreamEvents).where(eq(workstreamEvents.workstreamId, ws.id));
-    await tx.delete(workstreams).where(eq(workstreams.id, ws.id));
-    return { events: deleted.affectedRows, objectKeys };
+    return set.length === 0 ? null : deleteWorkstreamSet(tx, set, now);
   });
+}
+
+/** Deletes every workstream of a member (purge), in the caller's transaction. */
+export async function purgeMemberWorkstreams(tx: Executor, org: OrgScope, userId: string, now: Date): Promise<DeletedWorkstreams> {
+  const set = await tx
+    .select({ id: workstreams.id, orgId: workstreams.orgId })
+    .from(workstreams)
+    .where(and(eq(workstreams.orgId, org.orgId), eq(workstreams.userId, userId)))
+    .for('update');
+  return deleteWorkstreamSet(tx, set, now);
+}
+
+/** Deletes every workstream of an org (org deletion), in the caller's transaction. */
+export async function purgeOrgWorkstreams(tx: Executor, org: OrgScope, now: Date): Promise<DeletedWorkstreams> {
+  const set = await tx.select({ id: workstreams.id, orgId: workstreams.orgId }).from(workstreams).where(eq(workstreams.orgId, org.orgId)).for('update');
+  return deleteWorkstreamSet(tx, set, now);
 }
 
 export async function dueDeletions(ex: Executor, options: { now: Date; limit: number; keys?: string[] }): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../client';
 import {
   memory,
@@ -9,7 +9,7 @@ import {
   type MemoryScope,
   type MemorySource,
 } from '../schema';
-import type { OwnerScope } from '../scope';
+import type { OrgScope, OwnerScope } from '../scope';
 import { againstTerms, indexTerms, queryWords, searchTag, type SearchTag } from '../search/terms';
 
 export interface MemoryContextRecord {
@@ -68,14 +68,26 @@ function ownerTagOf(row: { scope: MemoryScope; orgId: string; userId: string }):
   return row.scope === 'org' ? searchTag('o', row.orgId) : searchTag('u', row.userId);
 }
 
-/** The memories a scope may see. */
-function visibleTo(scope: OwnerScope): SQL {
-  return and(eq(memory.orgId, scope.orgId), eq(memory.userId, scope.userId), eq(memory.scope, 'user')) as SQL;
+/** Which of the memories a member can see: their own, the org's shared ones, or both. */
+export type ScopeFilter = 'user' | 'org' | 'all';
+
+/**
+ * The memories a scope may see: its own private ones and its org's shared ones. Nobody —
+ * not an admin either — sees another member's private memories.
+ */
+function visibleTo(scope: OwnerScope, filter: ScopeFilter = 'all'): SQL {
+  const own = and(eq(memory.userId, scope.userId), eq(memory.scope, 'user'));
+  const shared = eq(memory.scope, 'org');
+  const which = filter === 'user' ? own : filter === 'org' ? shared : or(own, shared);
+  return and(eq(memory.orgId, scope.orgId), which) as SQL;
 }
 
 /** The search tags whose rows a scope may see (must agree with visibleTo). */
-function visibleTags(scope: OwnerScope): SearchTag[] {
-  return [searchTag('u', scope.userId)];
+function visibleTags(scope: OwnerScope, filter: ScopeFilter): SearchTag[] {
+  const tags: SearchTag[] = [];
+  if (filter !== 'org') tags.push(searchTag('u', scope.userId));
+  if (filter !== 'user') tags.push(searchTag('o', scope.orgId));
+  return tags;
 }
 
 function hasTag(tag: string | undefined): SQL | undefined {
@@ -151,23 +163,26 @@ export interface MemoryPage {
 export async function listMemories(
   ex: Executor,
   scope: OwnerScope,
-  options: { limit: number; beforeId?: string; tag?: string },
+  options: { limit: number; beforeId?: string; tag?: string; filter?: ScopeFilter },
 ): Promise<MemoryPage> {
-  const rows = await ex
-    .select(memoryColumns)
-    .from(memory)
-    .where(
-      and(
-        visibleTo(scope),
-        options.beforeId === undefined ? undefined : lt(memory.id, options.beforeId),
-        hasTag(options.tag),
-      ),
-    )
-    .orderBy(desc(memory.id))
-    .limit(options.limit + 1);
-  const page = rows.slice(0, options.limit);
-  const memories = await attachContexts(ex, scope, page);
-  return { memories, lastId: rows.length > options.limit ? (page.at(-1)?.id ?? null) : null };
+  const page = (filter: ScopeFilter) =>
+    ex
+      .select(memoryColumns)
+      .from(memory)
+      .where(
+        and(visibleTo(scope, filter), options.beforeId === undefined ? undefined : lt(memory.id, options.beforeId), hasTag(options.tag)),
+      )
+      .orderBy(desc(memory.id))
+      .limit(options.limit + 1);
+  // Two index-ordered reads merged beat one OR that the optimiser may answer by scanning the org.
+  const filter = options.filter ?? 'all';
+  const rows =
+    filter === 'all'
+      ? (await Promise.all([page('user'), page('org')])).flat().sort((a, b) => (a.id < b.id ? 1 : -1))
+      : await page(filter);
+  const kept = rows.slice(0, options.limit);
+  const memories = await attachContexts(ex, scope, kept);
+  return { memories, lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
 }
 
 /**
@@ -177,15 +192,16 @@ export async function listMemories(
 export async function searchMemories(
   ex: Executor,
   scope: OwnerScope,
-  options: { query: string; limit: number; tag?: string },
+  options: { query: string; limit: number; tag?: string; filter?: ScopeFilter },
 ): Promise<ScoredMemoryRecord[]> {
   const words = queryWords(options.query);
   if (words.length === 0) return [];
-  const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${againstTerms(visibleTags(scope), words)} IN NATURAL LANGUAGE MODE)`;
+  const filter = options.filter ?? 'all';
+  const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${againstTerms(visibleTags(scope, filter), words)} IN NATURAL LANGUAGE MODE)`;
   const rows = await ex
     .select({ ...memoryColumns, score: match.as('score') })
     .from(memory)
-    .where(and(match, visibleTo(scope), hasTag(options.tag)))
+    .where(and(match, visibleTo(scope, filter), hasTag(options.tag)))
     .orderBy(desc(sql`score`), desc(memory.id))
     .limit(options.limit);
   const scored = rows.map((row) => ({ ...row, score: Number(row.score) }));
@@ -193,22 +209,29 @@ export async function searchMemories(
 }
 
 /**
- * Changes content and/or tags; the search terms follow the content in the same
- * statement, so search sees the change at commit. Returns null when `scope` cannot
- * see the memory.
+ * Locks a memory the scope may see, for a change in the same transaction; null when it
+ * cannot see it. Whether it may change it (an org memory needs an admin) is the caller's
+ * rule.
  */
-export async function updateMemory(
-  ex: Executor,
-  scope: OwnerScope,
-  id: string,
-  change: { content?: string; tags?: string[]; updatedAt: Date },
-): Promise<MemoryRecord | null> {
-  const [current] = await ex
+export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
+  const rows = await ex
     .select(memoryColumns)
     .from(memory)
     .where(and(eq(memory.id, id), visibleTo(scope)))
     .for('update');
-  if (!current) return null;
+  const [found] = await attachContexts(ex, scope, rows);
+  return found ?? null;
+}
+
+/**
+ * Changes content and/or tags of a memory locked with lockVisibleMemory; the search terms
+ * follow the content in the same statement, so search sees the change at commit.
+ */
+export async function writeMemoryChange(
+  ex: Executor,
+  current: MemoryRecord,
+  change: { content?: string; tags?: string[]; updatedAt: Date },
+): Promise<MemoryRecord> {
   const content = change.content ?? current.content;
   const tags = change.tags ?? current.tags;
   await ex
@@ -219,13 +242,83 @@ export async function updateMemory(
       updatedAt: change.updatedAt,
       ...(change.content === undefined ? {} : { searchTerms: indexTerms(ownerTagOf(current), content) }),
     })
-    .where(and(eq(memory.id, id), visibleTo(scope)));
-  const [updated] = await attachContexts(ex, scope, [{ ...current, content, tags, updatedAt: change.updatedAt }]);
-  return updated ?? null;
+    .where(and(eq(memory.id, current.id), eq(memory.orgId, current.orgId)));
+  return { ...current, content, tags, updatedAt: change.updatedAt };
 }
 
-/** Deletes a memory; its contexts go with it (FK cascade). False when not visible. */
-export async function deleteMemory(ex: Executor, scope: OwnerScope, id: string): Promise<boolean> {
-  const [result] = await ex.delete(memory).where(and(eq(memory.id, id), visibleTo(scope)));
+/** What an admin may know of any memory of their org: who owns it and its scope, never its text. */
+export interface MemoryOwnership {
+  id: string;
+  userId: string;
+  scope: MemoryScope;
+}
+
+/** Any memory of the org, for admins (deletion), without its content. */
+export async function lockOrgMemory(ex: Executor, org: OrgScope, id: string): Promise<MemoryOwnership | null> {
+  const [row] = await ex
+    .select({ id: memory.id, userId: memory.userId, scope: memory.scope })
+    .from(memory)
+    .where(and(eq(memory.id, id), eq(memory.orgId, org.orgId)))
+    .for('update');
+  return row ?? null;
+}
+
+/** Deletes one memory of the org by id; its contexts go with it (FK cascade). */
+export async function deleteOrgMemory(ex: Executor, org: OrgScope, id: string): Promise<boolean> {
+  const [result] = await ex.delete(memory).where(and(eq(memory.id, id), eq(memory.orgId, org.orgId)));
   return result.affectedRows > 0;
+}
+
+/** Metadata of a member's memories for their org's admins: no content, no snippets. */
+export interface MemoryMetadata {
+  id: string;
+  scope: MemoryScope;
+  tags: string[];
+  /** Content size in bytes. */
+  size: number;
+  contextCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export async function listMemberMemoryMetadata(
+  ex: Executor,
+  org: OrgScope,
+  userId: string,
+  options: { limit: number; beforeId?: string },
+): Promise<{ rows: MemoryMetadata[]; hasMore: boolean }> {
+  const rows = await ex
+    .select({
+      id: memory.id,
+      scope: memory.scope,
+      tags: memory.tags,
+      size: sql<number>`LENGTH(${memory.content})`.mapWith(Number),
+      // Table-qualified by hand: inside the subquery an unqualified `id` would be memory_context's.
+      contextCount: sql<number>`(SELECT COUNT(*) FROM \`memory_context\` AS mc WHERE mc.memory_id = \`memory\`.\`id\`)`.mapWith(Number),
+      createdAt: memory.createdAt,
+      updatedAt: memory.updatedAt,
+    })
+    .from(memory)
+    .where(and(eq(memory.orgId, org.orgId), eq(memory.userId, userId), options.beforeId ? lt(memory.id, options.beforeId) : undefined))
+    .orderBy(desc(memory.id))
+    .limit(options.limit + 1);
+  return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+}
+
+/** Deletes a member's private memories (their contexts cascade). Org-shared ones stay with the org. */
+export async function purgeMemberMemories(ex: Executor, org: OrgScope, userId: string): Promise<{ memories: number; contexts: number }> {
+  const owned = and(eq(memory.orgId, org.orgId), eq(memory.userId, userId), eq(memory.scope, 'user'));
+  const [contexts] = await ex
+    .select({ n: count() })
+    .from(memoryContext)
+    .innerJoin(memory, eq(memory.id, memoryContext.memoryId))
+    .where(owned);
+  const [deleted] = await ex.delete(memory).where(owned);
+  return { memories: deleted.affectedRows, contexts: contexts?.n ?? 0 };
+}
+
+/** How many memories the org stores (for its quota). */
+export async function countOrgMemories(ex: Executor, org: OrgScope): Promise<number> {
+  const [row] = await ex.select({ n: count() }).from(memory).where(eq(memory.orgId, org.orgId));
+  return row?.n ?? 0;
 }

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
+import { apiKeys, auditEvents, memory, memoryContext, orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 
 export async function insertOrg(ex: Executor, org: OrgRow): Promise<OrgRow> {
@@ -38,4 +38,59 @@ export type { Role };
 export async function findUserForOperator(ex: Executor, userId: string): Promise<UserRow | null> {
   const [row] = await ex.select().from(users).where(eq(users.id, userId));
   return row ?? null;
+}
+
+/** The org's users (members, admins, owners), removed ones included, oldest first. */
+export async function listUsers(ex: Executor, org: OrgScope): Promise<UserRow[]> {
+  return ex.select().from(users).where(eq(users.orgId, org.orgId)).orderBy(asc(users.id));
+}
+
+/** Locks a user of the org for a change in the same transaction. */
+export async function lockUser(ex: Executor, org: OrgScope, userId: string): Promise<UserRow | null> {
+  const [row] = await ex
+    .select()
+    .from(users)
+    .where(and(eq(users.orgId, org.orgId), eq(users.id, userId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function markUserRemoved(ex: Executor, org: OrgScope, userId: string, at: Date): Promise<void> {
+  await ex
+    .update(users)
+    .set({ removedAt: at })
+    .where(and(eq(users.orgId, org.orgId), eq(users.id, userId)));
+}
+
+/** Owners of the org still in it (an org keeps at least one). */
+export async function countActiveOwners(ex: Executor, org: OrgScope): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.orgId, org.orgId), eq(users.role, 'owner'), isNull(users.removedAt)));
+  return row?.n ?? 0;
+}
+
+/** Operator: deletes an org row; users, keys, memories and workstreams go with it (FK cascades). */
+export async function deleteOrgRow(ex: Executor, org: OrgScope): Promise<boolean> {
+  const [result] = await ex.delete(orgs).where(eq(orgs.id, org.orgId));
+  return result.affectedRows > 0;
+}
+
+/** What an org holds, counted before it is deleted. */
+export async function orgFootprint(ex: Executor, org: OrgScope): Promise<{ users: number; apiKeys: number; memories: number; contexts: number }> {
+  const [row] = (await ex.execute(sql`
+    SELECT
+      (SELECT COUNT(*) FROM ${users} WHERE ${users.orgId} = ${org.orgId}) AS users,
+      (SELECT COUNT(*) FROM ${apiKeys} WHERE ${apiKeys.orgId} = ${org.orgId}) AS api_keys,
+      (SELECT COUNT(*) FROM ${memory} WHERE ${memory.orgId} = ${org.orgId}) AS memories,
+      (SELECT COUNT(*) FROM ${memoryContext} WHERE ${memoryContext.orgId} = ${org.orgId}) AS contexts
+  `)) as unknown as [{ users: number; api_keys: number; memories: number; contexts: number }[]];
+  const counts = row[0]!;
+  return { users: Number(counts.users), apiKeys: Number(counts.api_keys), memories: Number(counts.memories), contexts: Number(counts.contexts) };
+}
+
+/** Operator: an org's own audit trail goes with it (the record of its deletion is written after). */
+export async function deleteOrgAudit(ex: Executor, org: OrgScope): Promise<void> {
+  await ex.delete(auditEvents).where(eq(auditEvents.orgId, org.orgId));
 }

@@ -10,11 +10,11 @@ export const postMemoryRoute = authedRoute(['memory:write'], {
   tags: ['Memory'],
   summary: 'Save a memory',
   description:
-    'Saves a text memory, with optional tags and citation contexts, in one transaction. It is searchable as soon as this returns.',
+    'Saves a text memory, with optional tags and citation contexts, in one transaction. It is searchable as soon as this returns. `scope: "org"` (admins and owners) shares it with the org. 409 when the org is at its memory quota.',
   request: { body: { required: true, content: { 'application/json': { schema: CreateMemoryBody } } } },
   responses: {
     201: { description: 'The saved memory.', content: { 'application/json': { schema: MemorySchema } } },
-    ...problemResponses(400, 401, 403, 413, 415),
+    ...problemResponses(400, 401, 403, 409, 413, 415),
   },
 });
 

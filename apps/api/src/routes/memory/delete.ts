@@ -9,7 +9,7 @@ export const deleteMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'deleteMemoryById',
   tags: ['Memory'],
   summary: 'Delete a memory',
-  description: 'Deletes the memory and its contexts. It is gone from list, read and search as soon as this returns.',
+  description: "Deletes the memory and its contexts. It is gone from list, read and search as soon as this returns. Admins and owners may delete any memory of their org, members' private ones included (audited); members may not delete org-shared ones (403).",
   request: { params: MemoryIdParams },
   responses: {
     204: { description: 'Deleted.' },

@@ -2,12 +2,13 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, MemorySchema, TagFilter, limitParam, toMemoryResponse } from './schemas';
+import { MEMORY_LIMITS, MemorySchema, ScopeFilterParam, TagFilter, limitParam, toMemoryResponse } from './schemas';
 
 const ListQuery = z.object({
   limit: limitParam(MEMORY_LIMITS.listLimit, 'Page size'),
   cursor: z.string().min(1).max(512).optional().openapi({ description: '`next_cursor` of the previous page.' }),
   tag: TagFilter,
+  scope: ScopeFilterParam,
 });
 
 export const getMemoryRoute = authedRoute(['memory:read'], {
@@ -16,7 +17,7 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
   operationId: 'getMemory',
   tags: ['Memory'],
   summary: 'List memories',
-  description: 'Your memories, newest first, each with its contexts. Follow `next_cursor` until it is null.',
+  description: "Your memories and your org's shared ones, newest first, each with its contexts. Follow `next_cursor` until it is null.",
   request: { query: ListQuery },
   responses: {
     200: {

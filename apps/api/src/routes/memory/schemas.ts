@@ -36,6 +36,12 @@ export const limitParam = (max: number, description: string) =>
     .default(20)
     .openapi({ description: `${description}, 1–${max} (default 20).` });
 
+/** The `scope` filter of list and search. */
+export const ScopeFilterParam = z
+  .enum(['user', 'org', 'all'])
+  .default('all')
+  .openapi({ description: '`user`: your private memories; `org`: your org\'s shared ones; `all` (default): both.' });
+
 /** The `tag` filter of list and search. */
 export const TagFilter = z
   .string()
@@ -74,6 +80,10 @@ export const Content = boundedText(1, MEMORY_LIMITS.contentChars).openapi({
 export const CreateMemoryBody = z
   .object({
     content: Content,
+    scope: z
+      .enum(MEMORY_SCOPES)
+      .optional()
+      .openapi({ description: '`user` (default): private to you. `org`: shared with your whole org — admins and owners only (403 otherwise).' }),
     tags: Tags.optional(),
     contexts: z.array(ContextInput).max(MEMORY_LIMITS.contexts).optional().openapi({ description: `At most ${MEMORY_LIMITS.contexts} citation contexts.` }),
   })

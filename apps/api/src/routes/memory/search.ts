@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, SearchResultSchema, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
+import { MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
@@ -10,6 +10,7 @@ const SearchQuery = z.object({
   }),
   limit: limitParam(MEMORY_LIMITS.searchLimit, 'At most this many results'),
   tag: TagFilter,
+  scope: ScopeFilterParam,
 });
 
 export const getMemorySearchRoute = authedRoute(['memory:read'], {
@@ -19,7 +20,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Full-text search (MySQL FULLTEXT, natural-language mode) over your memories: best match first, newest first among equal scores. Short words such as "Go" or "Q3" are found too. No match is an empty list.',
+    'Full-text search (MySQL FULLTEXT, natural-language mode) over your memories and your org\'s shared ones: best match first, newest first among equal scores. Short words such as "Go" or "Q3" are found too. No match is an empty list.',
   request: { query: SearchQuery },
   responses: {
     200: {
@@ -32,8 +33,8 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemorySearch(app: ApiApp) {
   app.openapi(getMemorySearchRoute, async (c) => {
-    const { q, limit, tag } = c.req.valid('query');
-    const results = await c.var.services.memory.search(c.var.principal, { query: q, limit, tag });
+    const { q, limit, tag, scope } = c.req.valid('query');
+    const results = await c.var.services.memory.search(c.var.principal, { query: q, limit, tag, scope });
     return c.json({ results: results.map(toSearchResult) }, 200);
   });
 }

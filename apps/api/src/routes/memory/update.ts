@@ -9,7 +9,7 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'patchMemoryById',
   tags: ['Memory'],
   summary: 'Update a memory',
-  description: 'Replaces the content and/or the tags. Search sees the change as soon as this returns.',
+  description: 'Replaces the content and/or the tags. Search sees the change as soon as this returns. Org-shared memories can be changed by admins and owners only (403).',
   request: {
     params: MemoryIdParams,
     body: { required: true, content: { 'application/json': { schema: UpdateMemoryBody } } },

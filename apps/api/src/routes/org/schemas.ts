@@ -14,8 +14,22 @@ export const UserSchema = z
     email: z.string(),
     role: z.enum(ROLES),
     created_at: z.string().openapi({ format: 'date-time' }),
+    removed_at: z.string().nullable().openapi({ format: 'date-time', description: 'Set once removed from the org.' }),
   })
   .openapi('User');
+
+export const UserIdParams = z.object({
+  user_id: z.string().openapi({ param: { name: 'user_id', in: 'path' }, example: 'usr_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
+});
+
+export const PurgeCountsSchema = z
+  .object({
+    memories: z.number().int(),
+    contexts: z.number().int(),
+    workstreams: z.number().int(),
+    segments: z.number().int().openapi({ description: 'Archived segment objects deleted from object storage.' }),
+  })
+  .openapi('PurgeCounts');
 
 export const OrgSchema = z
   .object({
@@ -26,7 +40,13 @@ export const OrgSchema = z
   .openapi('Org');
 
 export function toUserResponse(user: UserRow): z.infer<typeof UserSchema> {
-  return { id: user.id, email: user.email, role: user.role, created_at: user.createdAt.toISOString() };
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    created_at: user.createdAt.toISOString(),
+    removed_at: user.removedAt?.toISOString() ?? null,
+  };
 }
 
 export function toOrgResponse(org: OrgRow): z.infer<typeof OrgSchema> {

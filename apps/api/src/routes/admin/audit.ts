@@ -1,0 +1,60 @@
+import { z } from '@hono/zod-openapi';
+import { AUDIT_ACTOR_TYPES, type AuditEventRow } from '@memory-bank/db';
+import type { ApiApp } from '../../http/env';
+import { problemResponses } from '../../http/problems';
+import { authedRoute } from '../../http/route';
+import { limitParam } from '../memory/schemas';
+
+const AuditEventSchema = z
+  .object({
+    id: z.string(),
+    action: z.string().openapi({ example: 'member.purge' }),
+    actor: z.object({ type: z.enum(AUDIT_ACTOR_TYPES), user_id: z.string().nullable(), key_id: z.string().nullable() }),
+    target: z.object({ type: z.string(), id: z.string().nullable() }),
+    counts: z.record(z.string(), z.number()).nullable(),
+    request_id: z.string(),
+    created_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('AuditEvent', { description: 'Who did what to which ids, with counts — never content.' });
+
+export const getAdminAuditRoute = authedRoute(['admin'], {
+  method: 'get',
+  path: '/v1/admin/audit',
+  operationId: 'getAdminAudit',
+  tags: ['Admin'],
+  summary: 'Read the audit trail',
+  description:
+    "Destructive admin actions, key creation and revocation, and member changes in your org, newest first. Actions: org.create, member.add, member.remove, member.purge, memory.delete, api_key.create, api_key.revoke.",
+  request: {
+    query: z.object({
+      limit: limitParam(100, 'Page size'),
+      cursor: z.string().min(1).max(512).optional(),
+      action: z.string().min(1).max(64).optional().openapi({ description: 'Only this action.' }),
+      actor: z.string().min(1).max(64).optional().openapi({ description: 'Only actions by this user id.' }),
+    }),
+  },
+  responses: {
+    200: {
+      description: 'A page of audit events.',
+      content: { 'application/json': { schema: z.object({ events: z.array(AuditEventSchema), next_cursor: z.string().nullable() }) } },
+    },
+    ...problemResponses(400, 401, 403),
+  },
+});
+
+const toAuditEvent = (row: AuditEventRow): z.infer<typeof AuditEventSchema> => ({
+  id: row.id,
+  action: row.action,
+  actor: { type: row.actorType, user_id: row.actorUserId, key_id: row.actorKeyId },
+  target: { type: row.targetType, id: row.targetId },
+  counts: row.counts,
+  request_id: row.requestId,
+  created_at: row.createdAt.toISOString(),
+});
+
+export function registerGetAdminAudit(app: ApiApp) {
+  app.openapi(getAdminAuditRoute, async (c) => {
+    const page = await c.var.services.audit.list(c.var.principal, c.req.valid('query'));
+    return c.json({ events: page.events.map(toAuditEvent), next_cursor: page.nextCursor }, 200);
+  });
+}

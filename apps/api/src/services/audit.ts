@@ -1,0 +1,77 @@
+import { insertAuditEvent, isOrgAdmin, listAuditEvents, newId, type AuditEventRow, type Executor } from '@memory-bank/db';
+import { AppError } from '../errors';
+import type { Principal } from '../auth/principal';
+import { beforeIdCursor } from './cursor';
+import type { Clock, ServiceDeps } from './deps';
+
+/** Who acted: a signed-in user (by key or OIDC token) or the operator (token or CLI). */
+export type AuditActor =
+  | { type: 'user'; userId: string; keyId: string | null; requestId: string }
+  | { type: 'operator'; requestId: string };
+
+export function actorOf(principal: Principal): AuditActor {
+  return { type: 'user', userId: principal.userId, keyId: principal.keyId, requestId: principal.requestId };
+}
+
+export function operatorActor(requestId: string): AuditActor {
+  return { type: 'operator', requestId };
+}
+
+/** The closed set of audited actions. */
+export type AuditAction =
+  | 'org.create'
+  | 'org.delete'
+  | 'member.add'
+  | 'member.remove'
+  | 'member.purge'
+  | 'memory.delete'
+  | 'api_key.create'
+  | 'api_key.revoke';
+
+export interface AuditEntry {
+  action: AuditAction;
+  targetType: 'org' | 'user' | 'memory' | 'api_key';
+  targetId: string | null;
+  /** How many of what the action touched, e.g. { memories: 12, contexts: 30 }. Never content. */
+  counts?: Record<string, number>;
+}
+
+/** Writes an audit event in the caller's transaction. */
+export async function recordAudit(ex: Executor, clock: Clock, orgId: string, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  const now = clock.now();
+  await insertAuditEvent(ex, {
+    id: newId('auditEvent', now),
+    orgId,
+    actorType: actor.type,
+    actorUserId: actor.type === 'user' ? actor.userId : null,
+    actorKeyId: actor.type === 'user' ? actor.keyId : null,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    counts: entry.counts ?? null,
+    requestId: actor.requestId,
+    createdAt: now,
+  });
+}
+
+export type AuditService = ReturnType<typeof createAuditService>;
+
+export function createAuditService({ db }: ServiceDeps) {
+  return {
+    /** The org's audit trail, newest first. Admins and owners only. */
+    async list(
+      principal: Principal,
+      options: { limit: number; cursor?: string; action?: string; actor?: string },
+    ): Promise<{ events: AuditEventRow[]; nextCursor: string | null }> {
+      if (!isOrgAdmin(principal)) throw new AppError('forbidden', 'Only org admins and owners can read the audit trail');
+      const page = await listAuditEvents(db, principal, {
+        limit: options.limit,
+        ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'auditEvent') } : {}),
+        ...(options.action ? { action: options.action } : {}),
+        ...(options.actor ? { actorUserId: options.actor } : {}),
+      });
+      const last = page.rows.at(-1);
+      return { events: page.rows, nextCursor: page.hasMore && last ? beforeIdCursor.encode(last.id) : null };
+    },
+  };
+}

@@ -1,0 +1,345 @@
+import { readdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, newSessionId } from './support/hooks';
+import { client, request, type Client } from './support/http';
+import { startTestServer, type TestServer } from './support/server';
+import { createTenant, type TestTenant, type TestUser } from './support/tenants';
+
+const OPERATOR = 'operator-token-for-teams-0123456789';
+let server: TestServer;
+let org: TestTenant;
+let owner: TestUser;
+let admin: TestUser;
+let member: TestUser;
+let otherAdmin: TestUser;
+
+beforeAll(async () => {
+  server = await startTestServer({ env: { MEMORY_BANK_OPERATOR_TOKEN: OPERATOR }, ownDatabase: true });
+  org = await createTenant(server.services, server.url, 'teams org');
+  owner = org.owner;
+  admin = await org.addMember('admin');
+  member = await org.addMember('member');
+  otherAdmin = await (await createTenant(server.services, server.url, 'other org')).addMember('admin');
+});
+afterAll(() => server.close());
+
+const save = async (who: TestUser, body: Record<string, unknown>) => {
+  const res = await who.api.post('/v1/memory', { body });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; scope: string };
+};
+const ids = (res: { body: { memories?: { id: string }[]; results?: { id: string }[] } }) =>
+  (res.body.memories ?? res.body.results ?? []).map((m) => m.id);
+const archiveFiles = async (prefix: string) =>
+  (await readdir(new URL(server.config.ARCHIVE_URL).pathname, { recursive: true }).catch(() => [] as string[])).filter((file) =>
+    String(file).startsWith(prefix),
+  );
+const count = async (sql: string, params: unknown[]) => {
+  const [rows] = await server.database.pool.query(sql, params);
+  return Number((rows as { n: number }[])[0]!.n);
+};
+
+describe('org-shared memories', () => {
+  it('admins share, every member reads, lists and searches them next to their own, by scope', async () => {
+    const shared = await save(admin, { content: 'Org policy: the capybara deploy freeze starts Friday', scope: 'org' });
+    expect(shared.scope).toBe('org');
+    const mine = await save(member, { content: 'My capybara note' });
+    expect(mine.scope).toBe('user');
+
+    expect((await member.api.get(`/v1/memory/${shared.id}`)).status).toBe(200);
+    expect(ids(await member.api.get('/v1/memory?limit=100'))).toEqual(expect.arrayContaining([shared.id, mine.id]));
+    expect(ids(await member.api.get('/v1/memory?scope=org&limit=100'))).toContain(shared.id);
+    expect(ids(await member.api.get('/v1/memory?scope=org&limit=100'))).not.toContain(mine.id);
+    expect(ids(await member.api.get('/v1/memory?scope=user&limit=100'))).toEqual([mine.id]);
+    const search = await member.api.get('/v1/memory/search?q=capybara');
+    expect(search.body.results.map((r: { id: string; scope: string }) => [r.id, r.scope]).sort()).toEqual(
+      [
+        [shared.id, 'org'],
+        [mine.id, 'user'],
+      ].sort(),
+    );
+    expect(ids(await member.api.get('/v1/memory/search?q=capybara&scope=org'))).toEqual([shared.id]);
+    expect(ids(await member.api.get('/v1/memory/search?q=capybara&scope=user'))).toEqual([mine.id]);
+    expect((await member.api.get('/v1/memory?scope=everyone')).status).toBe(400);
+
+    // Other orgs never see it; admins never see members' private memories.
+    expect((await otherAdmin.api.get(`/v1/memory/${shared.id}`)).status).toBe(404);
+    expect(ids(await otherAdmin.api.get('/v1/memory/search?q=capybara'))).toEqual([]);
+    expect((await admin.api.get(`/v1/memory/${mine.id}`)).status).toBe(404);
+    expect(ids(await admin.api.get('/v1/memory/search?q=capybara'))).toEqual([shared.id]);
+  });
+
+  it('only admins and owners save, change or delete them', async () => {
+    expect((await member.api.post('/v1/memory', { body: { content: 'sneaky', scope: 'org' } })).status).toBe(403);
+    const shared = await save(owner, { content: 'Shared runbook', scope: 'org' });
+    expect((await member.api.patch(`/v1/memory/${shared.id}`, { body: { content: 'vandalised' } })).status).toBe(403);
+    expect((await member.api.delete(`/v1/memory/${shared.id}`)).status).toBe(403);
+    expect((await admin.api.patch(`/v1/memory/${shared.id}`, { body: { tags: ['runbook'] } })).body.tags).toEqual(['runbook']);
+    expect((await admin.api.delete(`/v1/memory/${shared.id}`)).status).toBe(204);
+    expect((await member.api.get(`/v1/memory/${shared.id}`)).status).toBe(404);
+  });
+});
+
+describe('admins and members’ data', () => {
+  it('an admin deletes a member’s private memory without reading it, and it is audited', async () => {
+    const secret = await save(member, { content: 'Private: my salary negotiation notes (aardwolf)', contexts: [{ snippet: 'aardwolf snippet' }] });
+    expect((await admin.api.get(`/v1/memory/${secret.id}`)).status).toBe(404);
+    expect((await admin.api.patch(`/v1/memory/${secret.id}`, { body: { content: 'x' } })).status).toBe(404);
+    const metadata = await admin.api.get(`/v1/admin/members/${member.userId}/memories?limit=100`);
+    expect(metadata.status).toBe(200);
+    const entry = metadata.body.memories.find((m: { id: string }) => m.id === secret.id);
+    expect(entry).toEqual({ id: secret.id, scope: 'user', tags: [], size: Buffer.byteLength('Private: my salary negotiation notes (aardwolf)'), context_count: 1, created_at: expect.any(String), updated_at: expect.any(String) });
+    expect(metadata.text).not.toContain('aardwolf');
+
+    expect((await admin.api.delete(`/v1/memory/${secret.id}`)).status).toBe(204);
+    expect(ids(await member.api.get('/v1/memory/search?q=aardwolf'))).toEqual([]);
+    const audit = await owner.api.get(`/v1/admin/audit?action=memory.delete&actor=${admin.userId}`);
+    expect(audit.body.events[0]).toMatchObject({
+      action: 'memory.delete',
+      actor: { type: 'user', user_id: admin.userId, key_id: admin.keyId },
+      target: { type: 'memory', id: secret.id },
+      counts: { memories: 1 },
+      request_id: expect.any(String),
+    });
+    expect(audit.text).not.toContain('aardwolf');
+  });
+
+  it('purges everything of a member: rows, FULLTEXT hits and archived objects', async () => {
+    const target = await org.addMember('member');
+    for (let i = 0; i < 3; i++) await save(target, { content: `okapi purge note ${i}`, contexts: [{ snippet: `okapi ctx ${i}` }, { snippet: 'more' }] });
+    const keep = await save(owner, { content: 'okapi org memory that stays', scope: 'org' });
+    let workstreamId = '';
+    for (const name of ['user-prompt-submit', 'session-end']) {
+      workstreamId = (await target.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', name, { session_id: newSessionId(), prompt: 'okapi prompt' }) })).body.workstream_id;
+    }
+    await server.archiver.runOnce(true);
+    expect((await archiveFiles(`orgs/${org.orgId}/workstreams/`)).some((file) => file.includes(workstreamId))).toBe(true);
+
+    const res = await admin.api.delete(`/v1/admin/members/${target.userId}/memories?include=workstreams`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: { memories: 3, contexts: 6, workstreams: 2, segments: 2 } });
+
+    expect(await count('SELECT COUNT(*) AS n FROM memory WHERE user_id = ?', [target.userId])).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM memory_context WHERE snippet LIKE 'okapi ctx%' AND org_id = ?", [org.orgId])).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM memory WHERE org_id = ? AND MATCH(content) AGAINST('okapi' IN NATURAL LANGUAGE MODE)", [org.orgId])).toBe(1);
+    expect(await count("SELECT COUNT(*) AS n FROM workstream_events WHERE user_id = ?", [target.userId])).toBe(0);
+    expect(await count("SELECT COUNT(*) AS n FROM workstream_events WHERE MATCH(content) AGAINST('okapi' IN NATURAL LANGUAGE MODE) AND org_id = ?", [org.orgId])).toBe(0);
+    expect(await count('SELECT COUNT(*) AS n FROM workstreams WHERE user_id = ?', [target.userId])).toBe(0);
+    expect((await archiveFiles(`orgs/${org.orgId}/workstreams/`)).filter((file) => file.includes(workstreamId))).toEqual([]);
+    expect(ids(await target.api.get('/v1/memory/search?q=okapi'))).toEqual([keep.id]);
+
+    const audit = await admin.api.get(`/v1/admin/audit?action=member.purge`);
+    expect(audit.body.events[0]).toMatchObject({ target: { type: 'user', id: target.userId }, counts: { memories: 3, contexts: 6, workstreams: 2, segments: 2 } });
+    expect(audit.text).not.toContain('okapi');
+  });
+
+  it('removes a member: keys stop working, data purged unless keep_data', async () => {
+    const leaving = await org.addMember('member');
+    await save(leaving, { content: 'quokka leaving note' });
+    const spare = await leaving.api.post('/v1/api-keys', { body: { name: 'spare' } });
+    const res = await admin.api.delete(`/v1/org/members/${leaving.userId}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ user: { id: leaving.userId, removed_at: expect.any(String) }, keys_revoked: 2, deleted: { memories: 1 } });
+    expect((await leaving.api.get('/v1/memory')).status).toBe(401);
+    expect((await client(server.url, spare.body.key).get('/v1/memory')).status).toBe(401);
+    expect(await count('SELECT COUNT(*) AS n FROM memory WHERE user_id = ?', [leaving.userId])).toBe(0);
+    expect((await admin.api.delete(`/v1/org/members/${leaving.userId}`)).status).toBe(404);
+    const members = await owner.api.get('/v1/org/members');
+    expect(members.body.members.find((m: { id: string }) => m.id === leaving.userId).removed_at).toEqual(expect.any(String));
+
+    const keeping = await org.addMember('member');
+    await save(keeping, { content: 'kept note' });
+    const kept = await admin.api.delete(`/v1/org/members/${keeping.userId}?keep_data=true`);
+    expect(kept.body).toMatchObject({ keys_revoked: 1, deleted: { memories: 0, contexts: 0, workstreams: 0, segments: 0 } });
+    expect(await count('SELECT COUNT(*) AS n FROM memory WHERE user_id = ?', [keeping.userId])).toBe(1);
+    // Purge later, still possible for a removed member.
+    expect((await admin.api.delete(`/v1/admin/members/${keeping.userId}/memories`)).body.deleted.memories).toBe(1);
+  });
+
+  it('enforces who may remove whom', async () => {
+    const anotherAdmin = await org.addMember('admin');
+    expect((await admin.api.delete(`/v1/org/members/${anotherAdmin.userId}`)).status).toBe(403);
+    expect((await admin.api.delete(`/v1/org/members/${owner.userId}`)).status).toBe(403);
+    expect((await admin.api.delete(`/v1/org/members/${admin.userId}`)).status).toBe(409);
+    expect((await owner.api.delete(`/v1/org/members/${owner.userId}`)).status).toBe(409);
+    expect((await owner.api.delete(`/v1/org/members/${anotherAdmin.userId}`)).status).toBe(200);
+    expect((await otherAdmin.api.delete(`/v1/org/members/${member.userId}`)).status).toBe(404);
+    expect((await member.api.delete(`/v1/org/members/${admin.userId}`)).status).toBe(403);
+  });
+});
+
+describe('audit trail', () => {
+  it('records key creation and revocation, member changes and purges, with request ids and no content', async () => {
+    const created = await member.api.post('/v1/api-keys', { body: { name: 'audited' }, headers: { 'x-request-id': 'req-audit-create' } });
+    await member.api.delete(`/v1/api-keys/${created.body.id}`, { headers: { 'x-request-id': 'req-audit-revoke' } });
+    const added = await owner.api.post('/v1/org/members', { body: { email: `audited-${Date.now()}@example.test`, role: 'member' } });
+    const events = (await owner.api.get('/v1/admin/audit?limit=100')).body.events as { action: string; request_id: string; target: { id: string } }[];
+    expect(events.find((e) => e.action === 'api_key.create' && e.target.id === created.body.id)?.request_id).toBe('req-audit-create');
+    expect(events.find((e) => e.action === 'api_key.revoke' && e.target.id === created.body.id)?.request_id).toBe('req-audit-revoke');
+    expect(events.find((e) => e.action === 'member.add' && e.target.id === added.body.user.id)).toBeTruthy();
+    expect(events.find((e) => e.action === 'org.create')).toMatchObject({ actor: { type: 'operator', user_id: null } });
+
+    const page1 = await owner.api.get('/v1/admin/audit?limit=2');
+    const page2 = await owner.api.get(`/v1/admin/audit?limit=2&cursor=${page1.body.next_cursor}`);
+    expect(page2.body.events[0].id < page1.body.events[1].id).toBe(true);
+    expect((await owner.api.get(`/v1/admin/audit?actor=${member.userId}`)).body.events.every((e: { actor: { user_id: string } }) => e.actor.user_id === member.userId)).toBe(true);
+    expect((await member.api.get('/v1/admin/audit')).status).toBe(403);
+    const otherTrail = await otherAdmin.api.get('/v1/admin/audit?limit=100');
+    expect(otherTrail.body.events.some((e: { target: { id: string } }) => e.target.id === created.body.id)).toBe(false);
+  });
+});
+
+describe('org deletion (operator)', () => {
+  it('removes everything of the org, object storage included, and nothing of others', async () => {
+    const doomed = await createTenant(server.services, server.url, 'doomed');
+    const doomedMember = await doomed.addMember('member');
+    await save(doomed.owner, { content: 'doomed shared', scope: 'org' });
+    await save(doomedMember, { content: 'doomed private', contexts: [{ snippet: 's' }] });
+    await doomedMember.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'session-end', { session_id: newSessionId() }) });
+    await server.archiver.runOnce(true);
+    expect((await archiveFiles(`orgs/${doomed.orgId}/`)).length).toBeGreaterThan(0);
+    const survivor = await save(member, { content: 'survivor note' });
+
+    const res = await request(server.url, 'DELETE', `/v1/admin/orgs/${doomed.orgId}`, { key: OPERATOR });
+    expect(res.status).toBe(200);
+    expect(res.body.deleted).toEqual({ memories: 2, contexts: 1, workstreams: 1, segments: 1, users: 2, api_keys: 2 });
+    for (const table of ['users', 'api_keys', 'memory', 'memory_context', 'workstreams', 'workstream_events', 'archive_segments']) {
+      expect(await count(`SELECT COUNT(*) AS n FROM ${table} WHERE org_id = ?`, [doomed.orgId]), table).toBe(0);
+    }
+    expect(await archiveFiles(`orgs/${doomed.orgId}/`)).toEqual([]);
+    expect((await doomed.owner.api.get('/v1/memory')).status).toBe(401);
+    expect((await member.api.get(`/v1/memory/${survivor.id}`)).status).toBe(200);
+    expect((await request(server.url, 'DELETE', `/v1/admin/orgs/${doomed.orgId}`, { key: OPERATOR })).status).toBe(404);
+    expect((await request(server.url, 'DELETE', `/v1/admin/orgs/${org.orgId}`, { key: owner.key })).status).toBe(401);
+  });
+});
+
+describe('quota', () => {
+  it('refuses a new memory once the org stores MEMORY_QUOTA_PER_ORG of them', async () => {
+    const capped = await startTestServer({ env: { MEMORY_QUOTA_PER_ORG: '3' } });
+    try {
+      const tenant = await createTenant(capped.services, capped.url);
+      for (let i = 0; i < 3; i++) expect((await tenant.owner.api.post('/v1/memory', { body: { content: `n${i}` } })).status).toBe(201);
+      const over = await tenant.owner.api.post('/v1/memory', { body: { content: 'one too many' } });
+      expect(over.status).toBe(409);
+      expect(over.body).toMatchObject({ type: 'urn:memory-bank:problem:quota_exceeded', status: 409 });
+      const first = (await tenant.owner.api.get('/v1/memory?limit=1')).body.memories[0].id;
+      expect((await tenant.owner.api.delete(`/v1/memory/${first}`)).status).toBe(204);
+      expect((await tenant.owner.api.post('/v1/memory', { body: { content: 'fits again' } })).status).toBe(201);
+    } finally {
+      await capped.close();
+    }
+  });
+});
+
+// ——— the role matrix: every route, every kind of caller ———
+
+type Actor = 'owner' | 'admin' | 'member' | 'otherAdmin' | 'operator' | 'none';
+const ACTORS: Actor[] = ['owner', 'admin', 'member', 'otherAdmin', 'operator', 'none'];
+
+interface MatrixRow {
+  route: string;
+  /** Sends the request as `as`, after creating whatever it needs (fresh each time). */
+  call: (as: Client) => Promise<{ status: number }>;
+  expect: Record<Actor, number>;
+}
+
+const api = (actor: Actor): Client =>
+  ({
+    owner: () => owner.api,
+    admin: () => admin.api,
+    member: () => member.api,
+    otherAdmin: () => otherAdmin.api,
+    operator: () => client(server.url, OPERATOR),
+    none: () => client(server.url, null),
+  })[actor]();
+
+const users = (status: number, other: number, rest: Partial<Record<Actor, number>> = {}): Record<Actor, number> => ({
+  owner: status,
+  admin: status,
+  member: status,
+  otherAdmin: other,
+  operator: 401,
+  none: 401,
+  ...rest,
+});
+
+const memberHook = () => ({ session_id: newSessionId(), hook_event_name: 'UserPromptSubmit', prompt: 'matrix' });
+const freshMemberMemory = async () => (await save(member, { content: 'matrix private' })).id;
+const freshSharedMemory = async () => (await save(owner, { content: 'matrix shared', scope: 'org' })).id;
+const freshWorkstream = async () => (await member.api.post('/v1/hooks/claude-code', { body: memberHook() })).body.workstream_id as string;
+
+const MATRIX: MatrixRow[] = [
+  { route: 'POST /v1/memory', call: (c) => c.post('/v1/memory', { body: { content: 'm' } }), expect: users(201, 201) },
+  { route: 'POST /v1/memory scope=org', call: (c) => c.post('/v1/memory', { body: { content: 'm', scope: 'org' } }), expect: users(201, 201, { member: 403 }) },
+  { route: 'GET /v1/memory', call: (c) => c.get('/v1/memory'), expect: users(200, 200) },
+  { route: 'GET /v1/memory/search', call: (c) => c.get('/v1/memory/search?q=matrix'), expect: users(200, 200) },
+  { route: 'GET /v1/memory/{id} (shared)', call: async (c) => c.get(`/v1/memory/${await freshSharedMemory()}`), expect: users(200, 404) },
+  { route: "GET /v1/memory/{id} (member's)", call: async (c) => c.get(`/v1/memory/${await freshMemberMemory()}`), expect: users(404, 404, { member: 200 }) },
+  { route: 'PATCH /v1/memory/{id} (shared)', call: async (c) => c.patch(`/v1/memory/${await freshSharedMemory()}`, { body: { tags: ['x'] } }), expect: users(200, 404, { member: 403 }) },
+  { route: "PATCH /v1/memory/{id} (member's)", call: async (c) => c.patch(`/v1/memory/${await freshMemberMemory()}`, { body: { tags: ['x'] } }), expect: users(404, 404, { member: 200 }) },
+  { route: 'DELETE /v1/memory/{id} (shared)', call: async (c) => c.delete(`/v1/memory/${await freshSharedMemory()}`), expect: users(204, 404, { member: 403 }) },
+  { route: "DELETE /v1/memory/{id} (member's)", call: async (c) => c.delete(`/v1/memory/${await freshMemberMemory()}`), expect: users(204, 404) },
+  { route: 'POST /v1/api-keys', call: (c) => c.post('/v1/api-keys', { body: { name: 'matrix' } }), expect: users(201, 201) },
+  { route: 'GET /v1/api-keys', call: (c) => c.get('/v1/api-keys'), expect: users(200, 200) },
+  {
+    route: "DELETE /v1/api-keys/{id} (member's)",
+    call: async (c) => c.delete(`/v1/api-keys/${(await member.api.post('/v1/api-keys', { body: { name: 'x' } })).body.id}`),
+    expect: users(404, 404, { member: 204 }),
+  },
+  { route: 'POST /v1/org/members', call: (c) => c.post('/v1/org/members', { body: { email: `matrix-${Math.random()}@example.test`, role: 'member' } }), expect: users(201, 201, { member: 403 }) },
+  { route: 'GET /v1/org/members', call: (c) => c.get('/v1/org/members'), expect: users(200, 200, { member: 403 }) },
+  {
+    route: 'DELETE /v1/org/members/{user_id}',
+    call: async (c) => c.delete(`/v1/org/members/${(await org.addMember('member')).userId}`),
+    expect: users(200, 404, { member: 403 }),
+  },
+  { route: 'GET /v1/admin/members/{user_id}/memories', call: (c) => c.get(`/v1/admin/members/${member.userId}/memories`), expect: users(200, 404, { member: 403 }) },
+  {
+    route: 'DELETE /v1/admin/members/{user_id}/memories',
+    call: async (c) => c.delete(`/v1/admin/members/${(await org.addMember('member')).userId}/memories`),
+    expect: users(200, 404, { member: 403 }),
+  },
+  { route: 'GET /v1/admin/audit', call: (c) => c.get('/v1/admin/audit'), expect: users(200, 200, { member: 403 }) },
+  {
+    route: 'POST /v1/admin/orgs',
+    call: (c) => c.post('/v1/admin/orgs', { body: { name: 'matrix org', owner: { email: `o-${Math.random()}@example.test` } } }),
+    expect: { owner: 401, admin: 401, member: 401, otherAdmin: 401, operator: 201, none: 401 },
+  },
+  {
+    route: 'DELETE /v1/admin/orgs/{org_id}',
+    call: async (c) => c.delete(`/v1/admin/orgs/${(await createTenant(server.services, server.url, 'matrix victim')).orgId}`),
+    expect: { owner: 401, admin: 401, member: 401, otherAdmin: 401, operator: 200, none: 401 },
+  },
+  { route: 'POST /v1/hooks/{harness}', call: (c) => c.post('/v1/hooks/claude-code', { body: memberHook() }), expect: users(202, 202) },
+  { route: 'POST /v1/hooks/batch', call: (c) => c.post('/v1/hooks/batch', { body: { events: [{ harness: 'claude-code', payload: memberHook() }] } }), expect: users(200, 200) },
+  { route: 'GET /v1/workstreams', call: (c) => c.get('/v1/workstreams'), expect: users(200, 200) },
+  { route: 'GET /v1/workstreams/search', call: (c) => c.get('/v1/workstreams/search?q=matrix'), expect: users(200, 200) },
+  { route: "GET /v1/workstreams/{id} (member's)", call: async (c) => c.get(`/v1/workstreams/${await freshWorkstream()}`), expect: users(404, 404, { member: 200 }) },
+  { route: "GET /v1/workstreams/{id}/events", call: async (c) => c.get(`/v1/workstreams/${await freshWorkstream()}/events`), expect: users(404, 404, { member: 200 }) },
+  { route: "GET /v1/workstreams/{id}/actions", call: async (c) => c.get(`/v1/workstreams/${await freshWorkstream()}/actions`), expect: users(404, 404, { member: 200 }) },
+  { route: "GET /v1/workstreams/{id}/raw", call: async (c) => c.get(`/v1/workstreams/${await freshWorkstream()}/raw`), expect: users(404, 404, { member: 200 }) },
+  {
+    route: 'POST /v1/workstreams/{id}/events/{sequence}/remember',
+    call: async (c) => c.post(`/v1/workstreams/${await freshWorkstream()}/events/1/remember`, { body: {} }),
+    expect: users(404, 404, { member: 201 }),
+  },
+  { route: "DELETE /v1/workstreams/{id} (member's)", call: async (c) => c.delete(`/v1/workstreams/${await freshWorkstream()}`), expect: users(404, 404, { member: 204 }) },
+];
+
+describe('role matrix', () => {
+  it.each(MATRIX.map((row) => [row.route, row] as const))('%s', async (_route, row) => {
+    const got: Partial<Record<Actor, number>> = {};
+    for (const actor of ACTORS) got[actor] = (await row.call(api(actor))).status;
+    expect(got).toEqual(row.expect);
+  });
+
+  it('covers every operation of the OpenAPI document', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/v1/'))
+      .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+    const covered = new Set(MATRIX.map((row) => row.route.replace(/ \(.*\)$| scope=org$/, '')));
+    expect(operations.filter((operation) => !covered.has(operation))).toEqual([]);
+  });
+});

@@ -1,0 +1,33 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { auditEvents, type AuditEventRow } from '../schema';
+import type { OrgScope } from '../scope';
+
+export type NewAuditEvent = Omit<AuditEventRow, 'counts'> & { counts: Record<string, number> | null };
+
+/** Records an audit event (call inside the transaction of the action it records). */
+export async function insertAuditEvent(ex: Executor, event: NewAuditEvent): Promise<void> {
+  await ex.insert(auditEvents).values(event);
+}
+
+/** An org's audit trail, newest first. */
+export async function listAuditEvents(
+  ex: Executor,
+  org: OrgScope,
+  options: { limit: number; beforeId?: string; action?: string; actorUserId?: string },
+): Promise<{ rows: AuditEventRow[]; hasMore: boolean }> {
+  const rows = await ex
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.orgId, org.orgId),
+        options.action ? eq(auditEvents.action, options.action) : undefined,
+        options.actorUserId ? eq(auditEvents.actorUserId, options.actorUserId) : undefined,
+        options.beforeId ? lt(auditEvents.id, options.beforeId) : undefined,
+      ),
+    )
+    .orderBy(desc(auditEvents.id))
+    .limit(options.limit + 1);
+  return { rows: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+}
