@@ -1,6 +1,6 @@
 import { char, index, mysqlTable, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
-import { orgs, users } from './orgs';
+import { orgIdColumn, userIdColumn } from './orgs';
 
 /** The closed set of scopes a key can carry. */
 export const API_KEY_SCOPES = [
@@ -17,12 +17,8 @@ export const apiKeys = mysqlTable(
   'api_keys',
   {
     id: idColumn('id').primaryKey(),
-    orgId: idColumn('org_id')
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
-    userId: idColumn('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     name: varchar('name', { length: 100 }).notNull(),
     /** SHA-256 of the whole key, hex. The key itself is never stored. */
     keyHash: char('key_hash', { length: 64 }).notNull(),

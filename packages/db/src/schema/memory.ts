@@ -1,6 +1,6 @@
 import { index, mediumtext, mysqlEnum, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
-import { orgs, users } from './orgs';
+import { orgIdColumn, userIdColumn } from './orgs';
 
 export const MEMORY_SCOPES = ['user', 'org'] as const;
 export type MemoryScope = (typeof MEMORY_SCOPES)[number];
@@ -17,12 +17,8 @@ export const memory = mysqlTable(
   'memory',
   {
     id: idColumn('id').primaryKey(),
-    orgId: idColumn('org_id')
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
-    userId: idColumn('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     scope: mysqlEnum('scope', MEMORY_SCOPES).notNull(),
     content: text('content').notNull(),
     source: mysqlEnum('source', MEMORY_SOURCES).notNull(),

@@ -35,3 +35,15 @@ export const users = mysqlTable(
 
 export type OrgRow = typeof orgs.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
+
+/** The `org_id` column of a tenant-owned table: deleting the org deletes its rows. */
+export const orgIdColumn = () =>
+  idColumn('org_id')
+    .notNull()
+    .references(() => orgs.id, { onDelete: 'cascade' });
+
+/** The `user_id` column of a user-owned table: deleting the user deletes their rows. */
+export const userIdColumn = () =>
+  idColumn('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });

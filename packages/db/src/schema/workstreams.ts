@@ -1,6 +1,6 @@
 import { bigint, boolean, char, index, int, mediumtext, mysqlEnum, mysqlTable, primaryKey, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
-import { orgs, users } from './orgs';
+import { orgIdColumn, userIdColumn } from './orgs';
 
 export const HARNESSES = ['claude-code', 'codex', 'opencode', 'generic'] as const;
 export type Harness = (typeof HARNESSES)[number];
@@ -27,12 +27,8 @@ export const workstreams = mysqlTable(
   'workstreams',
   {
     id: idColumn('id').primaryKey(),
-    orgId: idColumn('org_id')
-      .notNull()
-      .references(() => orgs.id, { onDelete: 'cascade' }),
-    userId: idColumn('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: orgIdColumn(),
+    userId: userIdColumn(),
     harness: mysqlEnum('harness', HARNESSES).notNull(),
     nativeSessionId: varchar('native_session_id', { length: 255 }).notNull(),
     cwd: varchar('cwd', { length: 1024 }),
