@@ -2,7 +2,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '@memory-bank/db';
 import { bodyLimit } from 'hono/body-limit';
 import { requestId } from 'hono/request-id';
-import { ulid } from 'ulid';
+import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { openObjectStore } from './archive';
 import type { ObjectStore } from './archive/object-store';
@@ -73,7 +73,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const limiter = createRequestLimiter(config, logger);
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
-  app.use('*', requestId({ headerName: 'x-request-id', limitLength: 128, generator: () => ulid() }));
+  // UUIDs: cheap to make (ULIDs cost a random draw per character, noticeable per request).
+  app.use('*', requestId({ headerName: 'x-request-id', limitLength: 128, generator: () => randomUUID() }));
   app.use('*', async (c, next) => {
     c.set('services', services);
     c.set('config', config);

@@ -1,5 +1,6 @@
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import mysql from 'mysql2/promise';
+import { databaseOptions } from './prepared';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -13,6 +14,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** How long to wait for a connection to open before the request fails with 503. */
   connectTimeoutMs?: number;
+  /** Sees every statement drizzle sends (benchmarks replay them on the raw driver). */
+  logQuery?: (query: string, params: unknown[]) => void;
 }
 
 export interface DatabaseHandle {
@@ -37,6 +40,17 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     supportBigNumbers: true,
     bigNumberStrings: false,
   });
-  const db = drizzle(pool, { schema, mode: 'default' });
+  // READ COMMITTED for every connection: our transactions lock the rows they change
+  // explicitly (FOR UPDATE), and without gap locks concurrent appends to different
+  // workstreams never block each other. Set once per connection, not per transaction.
+  pool.pool.on('connection', (connection) => {
+    connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+  });
+  const db = drizzle(pool, {
+    schema,
+    mode: 'default',
+    ...(options.logQuery ? { logger: { logQuery: options.logQuery } } : {}),
+  });
+  databaseOptions.set(db, { ...(options.logQuery ? { logQuery: options.logQuery } : {}) });
   return { db, pool, close: () => pool.end() };
 }

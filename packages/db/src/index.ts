@@ -14,3 +14,4 @@ export * from './queries/rebuild';
 export * from './queries/doctor';
 export * from './queries/audit';
 export * from './queries/oidc';
+export * from './prepared';

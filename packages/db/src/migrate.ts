@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
@@ -7,8 +8,19 @@ import mysql from 'mysql2/promise';
 import type { Database } from './client';
 import { hasErrorCode } from './errors';
 
-/** The top-level drizzle/ folder: numbered migrations and their journal. */
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
+/**
+ * The top-level drizzle/ folder: numbered migrations and their journal. Found by walking
+ * up from this module, so it is the same from the sources and from the bundled server.
+ */
+export const MIGRATIONS_FOLDER = findMigrationsFolder(dirname(fileURLToPath(import.meta.url)));
+
+function findMigrationsFolder(start: string): string {
+  for (let directory = start; ; directory = dirname(directory)) {
+    const candidate = join(directory, 'drizzle');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (dirname(directory) === directory) throw new Error(`no drizzle/meta/_journal.json above ${start}`);
+  }
+}
 const MIGRATIONS_TABLE = '__drizzle_migrations';
 const LOCK_NAME = 'memory_bank_migrations';
 

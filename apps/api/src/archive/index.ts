@@ -1,10 +1,23 @@
 import { isAbsolute, resolve } from 'node:path';
 import { FilesystemObjectStore } from './filesystem';
-import type { ObjectStore } from './object-store';
-import { S3ObjectStore, type S3Tuning } from './s3';
+import type { ObjectStore, S3ObjectStoreOptions, S3Tuning } from './object-store';
+import { describeS3, normalizePrefix } from './s3-names';
 
-export { ObjectConflictError, type ObjectStore } from './object-store';
-export { ObjectStoreError, type S3Tuning } from './s3';
+export { ObjectConflictError, ObjectStoreError, type ObjectStore, type S3Tuning } from './object-store';
+
+/** A store whose driver is loaded on first use. */
+function lazyStore(label: string, load: () => Promise<OpenedObjectStore>): OpenedObjectStore {
+  let loaded: Promise<OpenedObjectStore> | undefined;
+  const store = () => (loaded ??= load());
+  return {
+    description: label,
+    putImmutable: async (key, body, contentType) => (await store()).putImmutable(key, body, contentType),
+    get: async (key) => (await store()).get(key),
+    list: async (prefix) => (await store()).list(prefix),
+    delete: async (key) => (await store()).delete(key),
+    close: async () => (loaded ? (await loaded).close() : undefined),
+  };
+}
 
 /** The archive fields of the validated config (same names as in `Config`). */
 export interface ArchiveSettings {
@@ -42,7 +55,7 @@ export function openObjectStore(settings: ArchiveSettings, tuning: S3Tuning = {}
     if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
       throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (or neither, for the default credential chain)');
     }
-    return new S3ObjectStore({
+    const options: S3ObjectStoreOptions = {
       ...tuning,
       bucket,
       prefix,
@@ -50,7 +63,11 @@ export function openObjectStore(settings: ArchiveSettings, tuning: S3Tuning = {}
       forcePathStyle: settings.S3_FORCE_PATH_STYLE,
       ...(settings.S3_ENDPOINT ? { endpoint: settings.S3_ENDPOINT } : {}),
       ...(accessKeyId !== undefined && secretAccessKey !== undefined ? { credentials: { accessKeyId, secretAccessKey } } : {}),
-    });
+    };
+    // The AWS SDK is the heaviest import of the service: load it only when S3 is used.
+    // Checked and described now; the driver itself loads with the first operation.
+    const description = describeS3(bucket, normalizePrefix(prefix), settings.S3_ENDPOINT, settings.S3_REGION);
+    return lazyStore(description, () => import('./s3').then(({ S3ObjectStore }) => new S3ObjectStore(options)));
   }
   throw new Error('ARCHIVE_URL must be file://<directory> or s3://<bucket>[/<prefix>]');
 }

@@ -26,3 +26,48 @@ export class ObjectConflictError extends Error {
     super(`Object ${key} already exists with different content`);
   }
 }
+
+/** Knobs with safe defaults; tests shrink them, production rarely needs to. */
+export interface S3Tuning {
+  /** TCP connect deadline per attempt. Default 5 s. */
+  connectionTimeoutMs?: number;
+  /** Deadline for one attempt, and for any stall while streaming a body. Default 15 s. */
+  requestTimeoutMs?: number;
+  /** Attempts per request, first included (SDK retries with backoff on 5xx, throttling, network errors). Default 3. */
+  maxAttempts?: number;
+  /** Hard deadline for one S3 call, all retries included. Default 30 s. */
+  operationTimeoutMs?: number;
+  /** ListObjectsV2 page size (1..1000). Default 1000. */
+  pageSize?: number;
+}
+
+export interface S3ObjectStoreOptions extends S3Tuning {
+  bucket: string;
+  /** Key prefix inside the bucket, e.g. `archive` from `s3://bucket/archive`. */
+  prefix?: string;
+  /** For MinIO, R2, s3rver…; AWS when absent. */
+  endpoint?: string;
+  region: string;
+  /** Absent: the SDK's default chain (env, profile, instance/task role…). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  forcePathStyle?: boolean;
+}
+
+/**
+ * An S3 call failed. The message names the operation, key and S3 error code only: SDK
+ * errors carry the raw response (and fields such as the access key id that some servers
+ * echo), so they are never attached as `cause`.
+ */
+export class ObjectStoreError extends Error {
+  override name = 'ObjectStoreError';
+  constructor(
+    message: string,
+    readonly operation: string,
+    readonly key: string,
+    /** The S3 error code or Node error name, e.g. `AccessDenied`, `TimeoutError`, `ECONNREFUSED`. */
+    readonly code: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+  }
+}

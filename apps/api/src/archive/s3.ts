@@ -9,52 +9,8 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { assertObjectKey, assertObjectPrefix } from './filesystem';
-import { ObjectConflictError, type ObjectStore } from './object-store';
-
-/** Knobs with safe defaults; tests shrink them, production rarely needs to. */
-export interface S3Tuning {
-  /** TCP connect deadline per attempt. Default 5 s. */
-  connectionTimeoutMs?: number;
-  /** Deadline for one attempt, and for any stall while streaming a body. Default 15 s. */
-  requestTimeoutMs?: number;
-  /** Attempts per request, first included (SDK retries with backoff on 5xx, throttling, network errors). Default 3. */
-  maxAttempts?: number;
-  /** Hard deadline for one S3 call, all retries included. Default 30 s. */
-  operationTimeoutMs?: number;
-  /** ListObjectsV2 page size (1..1000). Default 1000. */
-  pageSize?: number;
-}
-
-export interface S3ObjectStoreOptions extends S3Tuning {
-  bucket: string;
-  /** Key prefix inside the bucket, e.g. `archive` from `s3://bucket/archive`. */
-  prefix?: string;
-  /** For MinIO, R2, s3rver…; AWS when absent. */
-  endpoint?: string;
-  region: string;
-  /** Absent: the SDK's default chain (env, profile, instance/task role…). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-  forcePathStyle?: boolean;
-}
-
-/**
- * An S3 call failed. The message names the operation, key and S3 error code only: SDK
- * errors carry the raw response (and fields such as the access key id that some servers
- * echo), so they are never attached as `cause`.
- */
-export class ObjectStoreError extends Error {
-  override name = 'ObjectStoreError';
-  constructor(
-    message: string,
-    readonly operation: string,
-    readonly key: string,
-    /** The S3 error code or Node error name, e.g. `AccessDenied`, `TimeoutError`, `ECONNREFUSED`. */
-    readonly code: string,
-    readonly status: number | undefined,
-  ) {
-    super(message);
-  }
-}
+import { describeS3, normalizePrefix } from './s3-names';
+import { ObjectConflictError, ObjectStoreError, type ObjectStore, type S3ObjectStoreOptions } from './object-store';
 
 // 409 ConditionalRequestConflict means another conditional write to the key is in flight.
 const MAX_PUT_ROUNDS = 4;
@@ -109,7 +65,7 @@ export class S3ObjectStore implements ObjectStore {
         socketTimeout: requestTimeout,
       },
     });
-    this.description = `s3://${this.bucket}/${this.prefix} (${options.endpoint ? safeEndpoint(options.endpoint) : 'AWS'}, ${options.region})`;
+    this.description = describeS3(this.bucket, this.prefix, options.endpoint, options.region);
   }
 
   async putImmutable(key: string, body: Uint8Array, contentType: string): Promise<void> {
@@ -285,15 +241,3 @@ function isNoSuchKey(error: unknown): boolean {
   return code === 'NoSuchKey' || code === 'NotFound' || (status === 404 && code !== 'NoSuchBucket');
 }
 
-function normalizePrefix(prefix: string | undefined): string {
-  const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
-  if (trimmed === '') return '';
-  assertObjectKey(trimmed);
-  return `${trimmed}/`;
-}
-
-function safeEndpoint(endpoint: string): string {
-  if (!URL.canParse(endpoint)) return 'custom endpoint';
-  const url = new URL(endpoint);
-  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
-}

@@ -5,7 +5,6 @@ import type { Config } from '../config';
 import { AppError } from '../errors';
 import type { AppEnv } from './env';
 import { unlimited, type RequestLimiter } from './limits';
-import { createRedisBucketStore } from './rate-limit-redis';
 
 /** A token bucket: holds up to `burst` tokens and refills continuously at `perSecond`. */
 export interface BucketLimit {
@@ -39,6 +38,18 @@ export interface BucketStore {
 /** The bucket level `elapsedMs` after it held `tokens`: continuous refill, capped at the burst. */
 export function refilled(tokens: number, elapsedMs: number, limit: BucketLimit): number {
   return Math.min(limit.burst, tokens + (Math.max(0, elapsedMs) / 1000) * limit.perSecond);
+}
+
+/**
+ * The Redis store, its module (and ioredis) loaded in the background: deployments without
+ * REDIS_URL never load it, and start-up does not wait for it.
+ */
+function redisBucketStore(url: string, logger: Logger): BucketStore {
+  const loading = import('./rate-limit-redis').then(({ createRedisBucketStore }) => createRedisBucketStore(url, logger));
+  return {
+    take: async (buckets) => (await loading).take(buckets),
+    close: async () => (await loading).close(),
+  };
 }
 
 /** How often the in-process store forgets buckets that have refilled completely. */
@@ -164,7 +175,7 @@ export function createRequestLimiter(config: RateLimitConfig, logger: Logger, op
   const credentialLimit = limitOf(config.RATE_LIMIT_KEY_PER_SECOND, config.RATE_LIMIT_KEY_BURST);
   const orgLimit = limitOf(config.RATE_LIMIT_ORG_PER_SECOND, config.RATE_LIMIT_ORG_BURST);
   if (!credentialLimit && !orgLimit) return unlimited;
-  const store = options.store ?? (config.REDIS_URL ? createRedisBucketStore(config.REDIS_URL, logger) : createMemoryBucketStore());
+  const store = options.store ?? (config.REDIS_URL ? redisBucketStore(config.REDIS_URL, logger) : createMemoryBucketStore());
 
   const policiesOf = (principal: Principal): Policy[] => {
     const policies: Policy[] = [];

@@ -1,6 +1,3 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { requireScopes } from '../auth/bearer';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
@@ -27,6 +24,17 @@ export interface McpBridge {
   tools(): OperationTool[];
 }
 
+/** The MCP SDK, loaded with the first MCP request rather than at start-up. */
+const loadSdk = (() => {
+  let loading: Promise<[typeof import('@modelcontextprotocol/sdk/server/index.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('@modelcontextprotocol/sdk/types.js')]> | undefined;
+  return () =>
+    (loading ??= Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]));
+})();
+
 function usableBy(tool: OperationTool, principal: Principal): boolean {
   return tool.requiredScopes.every((scope) => (principal.scopes as readonly string[]).includes(scope));
 }
@@ -45,6 +53,8 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     }));
 
   app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([]), async (c) => {
+    const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] =
+      await loadSdk();
     const principal = c.var.principal;
     const visible = tools().filter((tool) => usableBy(tool, principal));
     const byName = new Map(visible.map((tool) => [tool.definition.name, tool]));

@@ -2,6 +2,7 @@ import {
   countOrgMemories,
   deleteOrgMemory,
   findMemory,
+  inTransaction,
   insertMemory,
   isId,
   isOrgAdmin,
@@ -79,25 +80,28 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         throw new AppError('forbidden', 'Only org admins and owners can save org-shared memories');
       }
       const now = clock.now();
-      return db.transaction(async (tx) => {
-        await checkQuota(tx, principal);
-        return insertMemory(tx, ownerScope(principal), {
-          id: newId('memory', now),
-          scope,
-          source,
-          content: input.content.trim(),
-          tags: normaliseTags(input.tags),
+      const memory = {
+        id: newId('memory', now),
+        scope,
+        source,
+        content: input.content.trim(),
+        tags: normaliseTags(input.tags),
+        createdAt: now,
+        contexts: (input.contexts ?? []).map((context) => ({
+          id: newId('memoryContext', now),
+          snippet: context.snippet.trim(),
+          citation: context.citation ?? null,
+          conversationId: context.conversation_id ?? null,
+          messageId: context.message_id ?? null,
+          origin: context.origin ?? 'active_conversation',
           createdAt: now,
-          contexts: (input.contexts ?? []).map((context) => ({
-            id: newId('memoryContext', now),
-            snippet: context.snippet.trim(),
-            citation: context.citation ?? null,
-            conversationId: context.conversation_id ?? null,
-            messageId: context.message_id ?? null,
-            origin: context.origin ?? 'active_conversation',
-            createdAt: now,
-          })),
-        });
+        })),
+      };
+      // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
+      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, ownerScope(principal), memory);
+      return inTransaction(db, async (tx) => {
+        await checkQuota(tx, principal);
+        return insertMemory(tx, ownerScope(principal), memory);
       });
     },
 

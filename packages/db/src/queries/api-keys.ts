@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { apiKeys, users, type ApiKeyRow, type ApiKeyScope, type Role } from '../schema';
+import { preparedOn } from '../prepared';
 import type { OwnerScope } from '../scope';
 
 export type ApiKeyRecord = Omit<ApiKeyRow, 'keyHash' | 'orgId' | 'userId'>;
@@ -41,18 +42,21 @@ export async function insertApiKey(
  * a live key by the SHA-256 of its secret, with its user's org and role.
  */
 export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyHolder | null> {
-  const [row] = await ex
-    .select({
-      keyId: apiKeys.id,
-      orgId: users.orgId,
-      userId: users.id,
-      role: users.role,
-      scopes: apiKeys.scopes,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), isNull(users.removedAt)));
+  const query = preparedOn(ex, 'findKeyHolder', (on) =>
+    on
+      .select({
+        keyId: apiKeys.id,
+        orgId: users.orgId,
+        userId: users.id,
+        role: users.role,
+        scopes: apiKeys.scopes,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt), isNull(users.removedAt))),
+  );
+  const [row] = await query.execute({ hash: keyHash });
   return row ?? null;
 }
 

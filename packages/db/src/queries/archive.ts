@@ -138,7 +138,6 @@ export async function claimSegments(
         .where(eq(workstreams.id, ws.id));
       return claims;
     },
-    { isolationLevel: 'read committed' },
   );
 }
 

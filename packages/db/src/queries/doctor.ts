@@ -95,3 +95,7 @@ export async function eventsWithUnknownSegment(ex: Executor): Promise<number> {
     .where(and(isNotNull(workstreamEvents.segmentKey), isNull(archiveSegments.key)));
   return row?.n ?? 0;
 }
+
+export async function dropFulltextIndex(ex: Executor, index: (typeof FULLTEXT_INDEXES)[number]): Promise<void> {
+  await ex.execute(sql.raw(`DROP INDEX \`${index.index}\` ON \`${index.table}\``));
+}

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { Executor } from '../client';
 import {
   memory,
@@ -9,6 +9,7 @@ import {
   type MemoryScope,
   type MemorySource,
 } from '../schema';
+import { padded, preparedOn } from '../prepared';
 import type { OrgScope, OwnerScope } from '../scope';
 import { againstTerms, indexTerms, queryWords, searchTag, type SearchTag } from '../search/terms';
 
@@ -60,8 +61,9 @@ const memoryColumns = {
   tags: memory.tags,
   createdAt: memory.createdAt,
   updatedAt: memory.updatedAt,
+  contextCount: memory.contextCount,
 };
-type MemoryColumns = Omit<MemoryRecord, 'contexts'>;
+type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
 
 /** The search tag whose posting lists hold a memory's terms. */
 function ownerTagOf(row: { scope: MemoryScope; orgId: string; userId: string }): SearchTag {
@@ -71,15 +73,20 @@ function ownerTagOf(row: { scope: MemoryScope; orgId: string; userId: string }):
 /** Which of the memories a member can see: their own, the org's shared ones, or both. */
 export type ScopeFilter = 'user' | 'org' | 'all';
 
+type Bindable = string | Placeholder;
+
+/** The owner columns as statement placeholders, filled with the caller's ids at execution. */
+const OWNER = { orgId: sql.placeholder('orgId'), userId: sql.placeholder('userId') };
+
 /**
  * The memories a scope may see: its own private ones and its org's shared ones. Nobody —
  * not an admin either — sees another member's private memories.
  */
-function visibleTo(scope: OwnerScope, filter: ScopeFilter = 'all'): SQL {
-  const own = and(eq(memory.userId, scope.userId), eq(memory.scope, 'user'));
+function visibleTo(owner: { orgId: Bindable; userId: Bindable }, filter: ScopeFilter = 'all'): SQL {
+  const own = and(eq(memory.userId, owner.userId), eq(memory.scope, 'user'));
   const shared = eq(memory.scope, 'org');
   const which = filter === 'user' ? own : filter === 'org' ? shared : or(own, shared);
-  return and(eq(memory.orgId, scope.orgId), which) as SQL;
+  return and(eq(memory.orgId, owner.orgId), which) as SQL;
 }
 
 /** The search tags whose rows a scope may see (must agree with visibleTo). */
@@ -90,9 +97,12 @@ function visibleTags(scope: OwnerScope, filter: ScopeFilter): SearchTag[] {
   return tags;
 }
 
-function hasTag(tag: string | undefined): SQL | undefined {
+function hasTag(tag: Bindable | undefined): SQL | undefined {
   return tag === undefined ? undefined : sql`JSON_CONTAINS(${memory.tags}, JSON_QUOTE(${tag}))`;
 }
+
+/** Statement shapes for loading contexts: ids are padded up to one of these counts. */
+const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
 
 /** Loads the contexts of memories already read under `scope`. */
 async function attachContexts<T extends MemoryColumns>(
@@ -100,20 +110,28 @@ async function attachContexts<T extends MemoryColumns>(
   scope: OwnerScope,
   rows: T[],
 ): Promise<(T & { contexts: MemoryContextRecord[] })[]> {
-  if (rows.length === 0) return [];
-  const contextRows: MemoryContextRow[] = await ex
-    .select()
-    .from(memoryContext)
-    .where(
-      and(
-        eq(memoryContext.orgId, scope.orgId),
-        inArray(
-          memoryContext.memoryId,
-          rows.map((row) => row.id),
+  const withContexts = rows.filter((row) => row.contextCount > 0);
+  if (withContexts.length === 0) return rows.map((row) => ({ ...row, contexts: [] }));
+  const ids = padded(
+    withContexts.map((row) => row.id),
+    CONTEXT_BATCH_SIZES,
+  );
+  const query = preparedOn(ex, `contexts:${ids.length}`, (on) =>
+    on
+      .select()
+      .from(memoryContext)
+      .where(
+        and(
+          eq(memoryContext.orgId, OWNER.orgId),
+          inArray(
+            memoryContext.memoryId,
+            ids.map((_, i) => sql.placeholder(`m${i}`)),
+          ),
         ),
-      ),
-    )
-    .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id));
+      )
+      .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id)),
+  );
+  const contextRows: MemoryContextRow[] = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
   const byMemory = new Map<string, MemoryContextRecord[]>();
   for (const { memoryId, orgId: _orgId, ...context } of contextRows) {
     const list = byMemory.get(memoryId) ?? [];
@@ -123,32 +141,62 @@ async function attachContexts<T extends MemoryColumns>(
   return rows.map((row) => ({ ...row, contexts: byMemory.get(row.id) ?? [] }));
 }
 
-/** Saves a memory and its contexts, owned by `scope`'s user (call inside a transaction). */
+/**
+ * Saves a memory and its contexts, owned by `scope`'s user. With contexts, call it inside
+ * a transaction; a memory alone is one statement, atomic by itself.
+ */
 export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<MemoryRecord> {
   const owner = { orgId: scope.orgId, userId: scope.userId, scope: input.scope };
-  await ex.insert(memory).values({
-    id: input.id,
+  const insert = preparedOn(ex, 'insertMemory', (on) =>
+    on.insert(memory).values({
+      id: sql.placeholder('id'),
+      orgId: sql.placeholder('orgId'),
+      userId: sql.placeholder('userId'),
+      scope: sql.placeholder('scope'),
+      source: sql.placeholder('source'),
+      content: sql.placeholder('content'),
+      tags: sql.placeholder('tags'),
+      searchTerms: sql.placeholder('searchTerms'),
+      contextCount: sql.placeholder('contextCount'),
+      createdAt: sql.placeholder('createdAt'),
+      updatedAt: sql.placeholder('createdAt'),
+    }),
+  );
+  await insert.execute({
     ...owner,
+    id: input.id,
     source: input.source,
     content: input.content,
     tags: input.tags,
     searchTerms: indexTerms(ownerTagOf(owner), input.content),
+    contextCount: input.contexts.length,
     createdAt: input.createdAt,
-    updatedAt: input.createdAt,
   });
   if (input.contexts.length > 0) {
     await ex
       .insert(memoryContext)
       .values(input.contexts.map((context) => ({ ...context, memoryId: input.id, orgId: scope.orgId })));
   }
-  return { ...owner, id: input.id, source: input.source, content: input.content, tags: input.tags, createdAt: input.createdAt, updatedAt: input.createdAt, contexts: input.contexts };
+  return {
+    ...owner,
+    id: input.id,
+    source: input.source,
+    content: input.content,
+    tags: input.tags,
+    createdAt: input.createdAt,
+    updatedAt: input.createdAt,
+    contexts: input.contexts,
+  };
 }
 
 export async function findMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
-  const rows = await ex
-    .select(memoryColumns)
-    .from(memory)
-    .where(and(eq(memory.id, id), visibleTo(scope)));
+  const query = preparedOn(ex, 'findMemory', (on) =>
+    on
+      .select(memoryColumns)
+      .from(memory)
+      .where(and(eq(memory.id, sql.placeholder('id')), visibleTo(OWNER))),
+  );
+  const rows = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
   const [found] = await attachContexts(ex, scope, rows);
   return found ?? null;
 }
@@ -165,15 +213,23 @@ export async function listMemories(
   scope: OwnerScope,
   options: { limit: number; beforeId?: string; tag?: string; filter?: ScopeFilter },
 ): Promise<MemoryPage> {
+  const tagged = options.tag !== undefined;
   const page = (filter: ScopeFilter) =>
-    ex
-      .select(memoryColumns)
-      .from(memory)
-      .where(
-        and(visibleTo(scope, filter), options.beforeId === undefined ? undefined : lt(memory.id, options.beforeId), hasTag(options.tag)),
-      )
-      .orderBy(desc(memory.id))
-      .limit(options.limit + 1);
+    preparedOn(ex, `list:${filter}:${tagged}`, (on) =>
+      on
+        .select(memoryColumns)
+        .from(memory)
+        .where(and(visibleTo(OWNER, filter), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined))
+        .orderBy(desc(memory.id))
+        .limit(sql.placeholder('limit')),
+    ).execute({
+      orgId: scope.orgId,
+      userId: scope.userId,
+      // The largest id there can be (26 Zs), so the first page starts at the newest.
+      before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
+      limit: options.limit + 1,
+      ...(tagged ? { tag: options.tag } : {}),
+    });
   // Two index-ordered reads merged beat one OR that the optimiser may answer by scanning the org.
   const filter = options.filter ?? 'all';
   const rows =
@@ -197,13 +253,23 @@ export async function searchMemories(
   const words = queryWords(options.query);
   if (words.length === 0) return [];
   const filter = options.filter ?? 'all';
-  const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${againstTerms(visibleTags(scope, filter), words)} IN NATURAL LANGUAGE MODE)`;
-  const rows = await ex
-    .select({ ...memoryColumns, score: match.as('score') })
-    .from(memory)
-    .where(and(match, visibleTo(scope, filter), hasTag(options.tag)))
-    .orderBy(desc(sql`score`), desc(memory.id))
-    .limit(options.limit);
+  const tagged = options.tag !== undefined;
+  const query = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
+    const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN NATURAL LANGUAGE MODE)`;
+    return on
+      .select({ ...memoryColumns, score: match.as('score') })
+      .from(memory)
+      .where(and(match, visibleTo(OWNER, filter), tagged ? hasTag(sql.placeholder('tag')) : undefined))
+      .orderBy(desc(sql`score`), desc(memory.id))
+      .limit(sql.placeholder('limit'));
+  });
+  const rows = await query.execute({
+    against: againstTerms(visibleTags(scope, filter), words),
+    orgId: scope.orgId,
+    userId: scope.userId,
+    limit: options.limit,
+    ...(tagged ? { tag: options.tag } : {}),
+  });
   const scored = rows.map((row) => ({ ...row, score: Number(row.score) }));
   return attachContexts(ex, scope, scored);
 }
@@ -293,8 +359,7 @@ export async function listMemberMemoryMetadata(
       scope: memory.scope,
       tags: memory.tags,
       size: sql<number>`LENGTH(${memory.content})`.mapWith(Number),
-      // Table-qualified by hand: inside the subquery an unqualified `id` would be memory_context's.
-      contextCount: sql<number>`(SELECT COUNT(*) FROM \`memory_context\` AS mc WHERE mc.memory_id = \`memory\`.\`id\`)`.mapWith(Number),
+      contextCount: memory.contextCount,
       createdAt: memory.createdAt,
       updatedAt: memory.updatedAt,
     })
@@ -321,4 +386,24 @@ export async function purgeMemberMemories(ex: Executor, org: OrgScope, userId: s
 export async function countOrgMemories(ex: Executor, org: OrgScope): Promise<number> {
   const [row] = await ex.select({ n: count() }).from(memory).where(eq(memory.orgId, org.orgId));
   return row?.n ?? 0;
+}
+
+/** A memory for bulk import (no contexts), owned by `userId` of `orgId`. */
+export interface ImportedMemory {
+  id: string;
+  orgId: string;
+  userId: string;
+  scope: MemoryScope;
+  source: MemorySource;
+  content: string;
+  tags: string[];
+  createdAt: Date;
+}
+
+/** Inserts many memories in one statement (imports, benchmark seeding). */
+export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMemory[]): Promise<void> {
+  if (rows.length === 0) return;
+  await ex.insert(memory).values(
+    rows.map((row) => ({ ...row, searchTerms: indexTerms(ownerTagOf(row), row.content), updatedAt: row.createdAt })),
+  );
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { hasErrorCode } from '../errors';
+import { inTransaction, padded, preparedOn } from '../prepared';
 import {
   workstreamEvents,
   workstreams,
@@ -64,20 +65,36 @@ export const SEGMENT_MAX_BYTES = 1024 * 1024;
 const cut = (value: string | undefined, max: number) => (value === undefined ? null : value.slice(0, max));
 
 async function lockWorkstream(ex: Executor, scope: OwnerScope, session: SessionRef): Promise<WorkstreamRow | undefined> {
-  const [row] = await ex
-    .select()
-    .from(workstreams)
-    .where(
-      and(
-        eq(workstreams.orgId, scope.orgId),
-        eq(workstreams.userId, scope.userId),
-        eq(workstreams.harness, session.harness),
-        eq(workstreams.nativeSessionId, session.nativeSessionId),
-      ),
-    )
-    .for('update');
+  const query = preparedOn(ex, 'lockWorkstream', (on) =>
+    on
+      .select()
+      .from(workstreams)
+      .where(
+        and(
+          eq(workstreams.orgId, sql.placeholder('orgId')),
+          eq(workstreams.userId, sql.placeholder('userId')),
+          eq(workstreams.harness, sql.placeholder('harness')),
+          eq(workstreams.nativeSessionId, sql.placeholder('nativeSessionId')),
+        ),
+      )
+      .for('update'),
+  );
+  const [row] = await query.execute({ orgId: scope.orgId, userId: scope.userId, harness: session.harness, nativeSessionId: session.nativeSessionId });
   return row;
 }
+
+/** A placeholder in a SET clause (drizzle types accept only SQL there); mysql2 binds the value. */
+const bound = (name: string) => sql`${sql.placeholder(name)}`;
+
+/** The columns an appended event row sets (the prepared single-row insert binds each). */
+const EVENT_COLUMNS = [
+  'workstreamId', 'sequence', 'eventId', 'orgId', 'userId', 'harness', 'kind', 'role', 'event', 'lifecycleOnly', 'toolUseId',
+  'toolName', 'outcome', 'content', 'searchTerms', 'occurredAt', 'receivedAt', 'metadata', 'contentSha256', 'payloadSha256',
+  'payloadBytes', 'payload', 'segmentKey',
+] as const satisfies readonly (keyof typeof workstreamEvents.$inferInsert)[];
+
+/** Statement shapes for the duplicate check: event ids are padded up to one of these counts. */
+const EVENT_ID_BATCH_SIZES = [1, 4, 16, 64, 256];
 
 /**
  * Appends events of one harness session in one transaction: creates the workstream on
@@ -94,9 +111,7 @@ export async function appendWorkstreamEvents(
 ): Promise<AppendOutcome> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => appendInTransaction(tx, scope, session, drafts, options), {
-        isolationLevel: 'read committed',
-      });
+      return await inTransaction(db, (tx) => appendInTransaction(tx, scope, session, drafts, options));
     } catch (error) {
       // Two first events of a brand-new session can deadlock on its creation; retry.
       if (attempt < 4 && hasErrorCode(error, 'ER_LOCK_DEADLOCK')) continue;
@@ -133,23 +148,33 @@ async function appendInTransaction(
     if (!workstream) throw new Error('workstream vanished while being created');
   }
 
+  // One delivery (the common case) is inserted straight away and a duplicate recognised
+  // by its unique key; a batch asks which of its ids are known first.
+  if (drafts.length === 1) return appendOne(tx, scope, session, workstream, drafts[0]!);
   const known = new Map<string, number>();
-  const ids = [...new Set(drafts.map((draft) => draft.eventId))];
+  const ids = padded([...new Set(drafts.map((draft) => draft.eventId))], EVENT_ID_BATCH_SIZES);
   if (ids.length > 0) {
-    const existing = await tx
-      .select({ eventId: workstreamEvents.eventId, sequence: workstreamEvents.sequence })
-      .from(workstreamEvents)
-      .where(and(eq(workstreamEvents.workstreamId, workstream.id), inArray(workstreamEvents.eventId, ids)));
+    const query = preparedOn(tx, `knownEvents:${ids.length}`, (on) =>
+      on
+        .select({ eventId: workstreamEvents.eventId, sequence: workstreamEvents.sequence })
+        .from(workstreamEvents)
+        .where(
+          and(
+            eq(workstreamEvents.workstreamId, sql.placeholder('workstreamId')),
+            inArray(
+              workstreamEvents.eventId,
+              ids.map((_, i) => sql.placeholder(`e${i}`)),
+            ),
+          ),
+        ),
+    );
+    const existing = await query.execute({ workstreamId: workstream.id, ...Object.fromEntries(ids.map((id, i) => [`e${i}`, id])) });
     for (const row of existing) known.set(row.eventId, row.sequence);
   }
 
-  const tag = searchTag('u', scope.userId);
   let sequence = workstream.lastSequence;
   const results: AppendedEvent[] = [];
   const rows: (typeof workstreamEvents.$inferInsert)[] = [];
-  let bytes = 0;
-  let endsSession = false;
-  let lastActivity = workstream.lastEventAt;
   for (const draft of drafts) {
     const original = known.get(draft.eventId);
     if (original !== undefined) {
@@ -159,42 +184,107 @@ async function appendInTransaction(
     sequence += 1;
     known.set(draft.eventId, sequence);
     results.push({ eventId: draft.eventId, sequence, duplicate: false });
-    const { endsSession: ends, ...columns } = draft;
-    rows.push({
-      ...columns,
-      workstreamId: workstream.id,
-      sequence,
-      orgId: scope.orgId,
-      userId: scope.userId,
-      harness: session.harness,
-      searchTerms: indexTerms(tag, draft.content),
-    });
-    bytes += draft.payloadBytes;
-    endsSession ||= ends;
-    if (draft.receivedAt > lastActivity) lastActivity = draft.receivedAt;
+    rows.push(eventRow(scope, session, workstream.id, sequence, draft));
   }
-
   if (rows.length === 0) return { workstreamId: workstream.id, events: results, sealNow: false };
   await tx.insert(workstreamEvents).values(rows);
-  const pendingCount = workstream.pendingCount + rows.length;
-  const pendingBytes = workstream.pendingBytes + bytes;
-  const sealNow = endsSession || pendingCount >= SEGMENT_MAX_EVENTS || pendingBytes >= SEGMENT_MAX_BYTES;
-  await tx
-    .update(workstreams)
-    .set({
-      lastSequence: sequence,
-      lastEventAt: lastActivity,
-      pendingCount,
-      pendingBytes,
-      pendingSince: workstream.pendingSince ?? rows[0]!.receivedAt,
-      sealRequested: workstream.sealRequested || endsSession,
-      ...(endsSession ? { endedAt: lastActivity } : {}),
-      ...(workstream.cwd === null && session.cwd ? { cwd: cut(session.cwd, 1024) } : {}),
-      ...(workstream.transcriptPath === null && session.transcriptPath ? { transcriptPath: cut(session.transcriptPath, 1024) } : {}),
-      ...(workstream.model === null && session.model ? { model: cut(session.model, 128) } : {}),
-    })
-    .where(eq(workstreams.id, workstream.id));
+  const sealNow = await advanceWorkstream(tx, session, workstream, drafts.filter((_, i) => !results[i]!.duplicate), sequence);
   return { workstreamId: workstream.id, events: results, sealNow };
+}
+
+/** The ledger row of a draft. */
+function eventRow(scope: OwnerScope, session: SessionRef, workstreamId: string, sequence: number, draft: EventDraft) {
+  const { endsSession: _ends, ...columns } = draft;
+  return {
+    ...columns,
+    workstreamId,
+    sequence,
+    orgId: scope.orgId,
+    userId: scope.userId,
+    harness: session.harness,
+    searchTerms: indexTerms(searchTag('u', scope.userId), draft.content),
+    segmentKey: null,
+  };
+}
+
+/**
+ * One event: inserted with the next sequence at once (the workstream row is locked, so the
+ * sequence is free); a duplicate event id is recognised by the unique key, which leaves
+ * the workstream as it was.
+ */
+async function appendOne(tx: Executor, scope: OwnerScope, session: SessionRef, workstream: WorkstreamRow, draft: EventDraft): Promise<AppendOutcome> {
+  const sequence = workstream.lastSequence + 1;
+  const insertOne = preparedOn(tx, 'insertEvent', (on) =>
+    on.insert(workstreamEvents).values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as typeof workstreamEvents.$inferInsert),
+  );
+  try {
+    await insertOne.execute(eventRow(scope, session, workstream.id, sequence, draft));
+  } catch (error) {
+    if (!hasErrorCode(error, 'ER_DUP_ENTRY')) throw error;
+    const existing = preparedOn(tx, 'knownEvent', (on) =>
+      on
+        .select({ sequence: workstreamEvents.sequence })
+        .from(workstreamEvents)
+        .where(and(eq(workstreamEvents.workstreamId, sql.placeholder('workstreamId')), eq(workstreamEvents.eventId, sql.placeholder('eventId')))),
+    );
+    const [original] = await existing.execute({ workstreamId: workstream.id, eventId: draft.eventId });
+    if (!original) throw error;
+    return { workstreamId: workstream.id, events: [{ eventId: draft.eventId, sequence: original.sequence, duplicate: true }], sealNow: false };
+  }
+  const sealNow = await advanceWorkstream(tx, session, workstream, [draft], sequence);
+  return { workstreamId: workstream.id, events: [{ eventId: draft.eventId, sequence, duplicate: false }], sealNow };
+}
+
+/** Moves the locked workstream row past newly appended events; true when a segment should be sealed now. */
+async function advanceWorkstream(
+  tx: Executor,
+  session: SessionRef,
+  workstream: WorkstreamRow,
+  appended: readonly EventDraft[],
+  lastSequence: number,
+): Promise<boolean> {
+  let lastActivity = workstream.lastEventAt;
+  let bytes = 0;
+  let endsSession = false;
+  for (const draft of appended) {
+    if (draft.receivedAt > lastActivity) lastActivity = draft.receivedAt;
+    bytes += draft.payloadBytes;
+    endsSession ||= draft.endsSession;
+  }
+  const pendingCount = workstream.pendingCount + appended.length;
+  const pendingBytes = workstream.pendingBytes + bytes;
+  const update = preparedOn(tx, 'advanceWorkstream', (on) =>
+    on
+      .update(workstreams)
+      .set({
+        lastSequence: bound('lastSequence'),
+        lastEventAt: bound('lastEventAt'),
+        pendingCount: bound('pendingCount'),
+        pendingBytes: bound('pendingBytes'),
+        pendingSince: bound('pendingSince'),
+        sealRequested: bound('sealRequested'),
+        endedAt: bound('endedAt'),
+        cwd: bound('cwd'),
+        transcriptPath: bound('transcriptPath'),
+        model: bound('model'),
+      })
+      .where(eq(workstreams.id, sql.placeholder('id'))),
+  );
+  await update.execute({
+    id: workstream.id,
+    lastSequence,
+    lastEventAt: lastActivity,
+    pendingCount,
+    pendingBytes,
+    pendingSince: workstream.pendingSince ?? appended[0]!.receivedAt,
+    sealRequested: workstream.sealRequested || endsSession,
+    endedAt: endsSession ? lastActivity : workstream.endedAt,
+    // Facts about the session are kept from the first event that has them.
+    cwd: workstream.cwd ?? cut(session.cwd, 1024),
+    transcriptPath: workstream.transcriptPath ?? cut(session.transcriptPath, 1024),
+    model: workstream.model ?? cut(session.model, 128),
+  });
+  return endsSession || pendingCount >= SEGMENT_MAX_EVENTS || pendingBytes >= SEGMENT_MAX_BYTES;
 }
 
 // ——— reads (owner-scoped) ———

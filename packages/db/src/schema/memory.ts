@@ -1,4 +1,4 @@
-import { index, mediumtext, mysqlEnum, mysqlTable, text, varchar } from 'drizzle-orm/mysql-core';
+import { index, mediumtext, mysqlEnum, mysqlTable, smallint, text, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
 import { orgIdColumn, userIdColumn } from './orgs';
 
@@ -29,6 +29,8 @@ export const memory = mysqlTable(
      * FULLTEXT indexes live in drizzle/0001_fulltext.sql.
      */
     searchTerms: mediumtext('search_terms').notNull(),
+    /** Contexts are fixed at creation: readers skip the contexts query when there are none. */
+    contextCount: smallint('context_count', { unsigned: true }).notNull().default(0),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },

@@ -1,0 +1,90 @@
+import { indexTerms, memory, newId, searchTag } from '@memory-bank/db';
+import { memoryText, seededRandom } from '../corpus';
+import { closedLoop, httpLoad, type Measurement } from '../load';
+import { withPeakRss } from '../service';
+import { ratio, type BenchContext, type ScenarioReport } from './context';
+import { searchStatements } from './statements';
+
+/**
+ * Scenario 1: the API against the physical limit — the same SQL statements sent straight
+ * through mysql2 on a pool of the same size, at the same concurrency.
+ */
+export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
+  const measurements: Measurement[] = [];
+  const ratios = [];
+  const auth = { authorization: `Bearer ${ctx.probe.key}` };
+  // Saves go to a tenant of their own, so the probe's searches keep reading the same data.
+  const writer = ctx.writer;
+  const writerAuth = { authorization: `Bearer ${writer.key}` };
+  const plans: Awaited<ReturnType<typeof searchStatements>>['all'][] = [];
+  for (const query of ctx.queries) plans.push((await searchStatements(ctx, query)).all);
+  const writerAuthStatement = (await searchStatements({ ...ctx, probe: writer }, ctx.queries[0]!)).all[0]!;
+  const pool = ctx.database.pool;
+  const random = seededRandom(0xca11);
+  const texts = Array.from({ length: 2000 }, () => memoryText(random));
+  const userTag = searchTag('u', writer.userId);
+
+  for (const concurrency of ctx.scale.concurrency) {
+    const common = { concurrency, seconds: ctx.scale.seconds };
+    const load = async () => {
+      const searchApi = await httpLoad({
+        ...common,
+        name: 'search via API',
+        url: ctx.service.url,
+        requests: ctx.queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers: auth })),
+      });
+      const searchRaw = await closedLoop({
+        ...common,
+        name: 'search via mysql2',
+        operation: async (i) => {
+          for (const statement of plans[i % plans.length]!) await pool.query(statement.sql, statement.params);
+        },
+      });
+      let n = 0;
+      const saveApi = await httpLoad({
+        ...common,
+        name: 'save via API',
+        url: ctx.service.url,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/memory',
+            headers: { ...writerAuth, 'content-type': 'application/json' },
+            setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: texts[n++ % texts.length] }) }),
+          },
+        ],
+      });
+      const saveRaw = await closedLoop({
+        ...common,
+        name: 'save via mysql2',
+        operation: async (i) => {
+          const content = texts[i % texts.length]!;
+          const now = new Date();
+          const insert = ctx.database.db
+            .insert(memory)
+            .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: indexTerms(userTag, content), contextCount: 0, createdAt: now, updatedAt: now })
+            .toSQL();
+          // What the API sends for a memory without contexts: the key lookup, then one INSERT.
+          await pool.query(writerAuthStatement.sql, writerAuthStatement.params);
+          await pool.query(insert.sql, insert.params);
+        },
+      });
+      return { searchApi, searchRaw, saveApi, saveRaw };
+    };
+    const { result, peak } = await withPeakRss(ctx.service.pid, load);
+    ctx.peakRss = Math.max(ctx.peakRss, peak);
+    measurements.push(result.searchApi, result.searchRaw, result.saveApi, result.saveRaw);
+    const search = result.searchApi.throughput / result.searchRaw.throughput;
+    const save = result.saveApi.throughput / result.saveRaw.throughput;
+    ratios.push(ratio(`search throughput API ÷ mysql2 @${concurrency}`, search, '≥ 0.8', search >= 0.8));
+    ratios.push(ratio(`save throughput API ÷ mysql2 @${concurrency}`, save, '≥ 0.7', save >= 0.7));
+  }
+  return {
+    scenario: 'api-vs-raw',
+    measurements,
+    ratios,
+    notes: [
+      `mysql2 side: per search the API's own statements (key lookup, search; contexts when a result has some), per save the key lookup and the INSERT, on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
+    ],
+  };
+}

@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs';
+import * as hdr from 'hdr-histogram-js';
+import type { ObjectStore } from '../../src/archive/object-store';
+import { httpLoad, type Measurement } from '../load';
+import type { Tenant } from '../seed';
+import { withPeakRss } from '../service';
+import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
+
+const FIXTURES = ['user-prompt-submit', 'pre-tool-use-bash', 'post-tool-use-bash', 'post-tool-use-edit', 'notification', 'stop'].map(
+  (name) => JSON.parse(readFileSync(new URL(`../../test/fixtures/hooks/claude-code/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>,
+);
+const SESSIONS = 64;
+const BATCH = 256;
+
+/** Realistic Claude Code payloads: the fixture shapes, spread over many sessions, each event unique. */
+function payload(run: string, i: number): Record<string, unknown> {
+  const base = FIXTURES[i % FIXTURES.length]!;
+  return {
+    ...base,
+    session_id: `${run}-session-${i % SESSIONS}`,
+    ...(base.tool_use_id ? { tool_use_id: `toolu_${run}_${i}` } : {}),
+    ...(base.prompt ? { prompt: `${String(base.prompt)} (event ${i})` } : {}),
+  };
+}
+
+async function waitForArchive(ctx: BenchContext, orgId: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [[row]] = (await ctx.database.pool.query(
+      `SELECT (SELECT COALESCE(SUM(pending_count), 0) FROM workstreams WHERE org_id = ?) AS pending,
+              (SELECT COUNT(*) FROM archive_segments WHERE org_id = ? AND uploaded_at IS NULL) AS unstored`,
+      [orgId, orgId],
+    )) as unknown as [[{ pending: number; unstored: number }]];
+    if (Number(row.pending) === 0 && Number(row.unstored) === 0) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Archive lag per event (202 → its segment stored), in ms. */
+async function archiveLag(ctx: BenchContext, orgId: string): Promise<{ p50: number; p99: number; events: number }> {
+  const [rows] = (await ctx.database.pool.query(
+    `SELECT TIMESTAMPDIFF(MICROSECOND, e.received_at, s.uploaded_at) AS lag FROM workstream_events e
+     JOIN archive_segments s ON s.object_key = e.segment_key WHERE e.org_id = ? AND s.uploaded_at IS NOT NULL`,
+    [orgId],
+  )) as unknown as [{ lag: number }[]];
+  const h = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3 });
+  for (const row of rows) h.recordValue(Math.max(1, Number(row.lag)));
+  return { p50: Math.round(h.getValueAtPercentile(50) / 1000), p99: Math.round(h.getValueAtPercentile(99) / 1000), events: rows.length };
+}
+
+/** Lines in every archived segment of the org (read back from object storage). */
+async function archivedLines(store: ObjectStore, orgId: string): Promise<number> {
+  let lines = 0;
+  for (const key of await store.list(`orgs/${orgId}/`)) {
+    if (!key.endsWith('.jsonl')) continue;
+    const body = await store.get(key);
+    if (body) lines += Buffer.from(body).toString('utf8').split('\n').filter(Boolean).length;
+  }
+  return lines;
+}
+
+/**
+ * Scenario 3: hook ingestion at concurrency 32 — single posts, then batches of 256 — with
+ * the S3 driver, then how long events waited to be archived, and whether any went missing.
+ */
+export async function ingestion(ctx: BenchContext, tenant: Tenant, store: ObjectStore): Promise<ScenarioReport> {
+  const concurrency = ctx.scale.ingestConcurrency;
+  const headers = { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' };
+  const run = `bench${Date.now().toString(36)}`;
+  let single = 0;
+  let batch = 0;
+  const accepted = { single: 0, batch: 0 };
+
+  const load = async () => {
+    const singles = await httpLoad({
+      name: 'hook events, single posts',
+      url: ctx.service.url,
+      concurrency,
+      seconds: ctx.scale.seconds,
+      ok: (status) => status === 202,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/hooks/claude-code',
+          setupRequest: (request) => {
+            const i = single++;
+            return { ...request, headers: { ...headers, 'idempotency-key': `${run}-s-${i}` }, body: JSON.stringify(payload(`${run}s`, i)) };
+          },
+        },
+      ],
+    });
+    accepted.single = singles.requests;
+    const batches = await httpLoad({
+      name: `hook events, batches of ${BATCH}`,
+      url: ctx.service.url,
+      concurrency,
+      seconds: ctx.scale.seconds,
+      // At the smoke scale a second may not finish one batch: send a fixed number instead.
+      ...(ctx.scale.name === 'smoke' ? { amount: concurrency } : {}),
+      ok: (status) => status === 200,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/hooks/batch',
+          headers,
+          setupRequest: (request) => {
+            const events = Array.from({ length: BATCH }, () => {
+              const i = batch++;
+              return { harness: 'claude-code', payload: payload(`${run}b`, i), idempotency_key: `${run}-b-${i}` };
+            });
+            return { ...request, body: JSON.stringify({ events }) };
+          },
+        },
+      ],
+    });
+    accepted.batch = batches.requests * BATCH;
+    return { singles, batches };
+  };
+  const { result, peak } = await withPeakRss(ctx.service.pid, load);
+  ctx.peakRss = Math.max(ctx.peakRss, peak);
+  const batchEvents: Measurement = {
+    ...result.batches,
+    name: `${result.batches.name} (events)`,
+    requests: accepted.batch,
+    throughput: Math.round((accepted.batch / result.batches.seconds) * 10) / 10,
+  };
+
+  const sealed = await waitForArchive(ctx, tenant.orgId, 180_000);
+  const [[{ ledger }]] = (await ctx.database.pool.query('SELECT COUNT(*) AS ledger FROM workstream_events WHERE org_id = ?', [tenant.orgId])) as unknown as [
+    [{ ledger: number }],
+  ];
+  const lines = await archivedLines(store, tenant.orgId);
+  const lag = await archiveLag(ctx, tenant.orgId);
+  const acceptedEvents = accepted.single + accepted.batch;
+  // Requests still in flight when a load ends may be recorded without the client seeing
+  // the 202, so the ledger can hold more than was acknowledged — never less — and every
+  // ledger row must be in the archive.
+  const lost = Math.max(0, acceptedEvents - Number(ledger)) + Math.max(0, Number(ledger) - lines);
+  const ratios: Ratio[] = [
+    ratio('single events accepted per second', result.singles.throughput, '≥ 1,500', result.singles.throughput >= 1500),
+    ratio('batched events accepted per second', batchEvents.throughput, '≥ 10,000', batchEvents.throughput >= 10_000),
+    ratio('archive lag p50 (ms, 202 → sealed)', lag.p50, '—', true),
+    ratio('archive lag p99 (ms, 202 → sealed)', lag.p99, '≤ 10,000', lag.p99 <= 10_000),
+    ratio('events lost (acknowledged but not in the ledger, or in the ledger but not archived)', lost, '0', lost === 0),
+  ];
+  return {
+    scenario: 'ingestion',
+    measurements: [result.singles, batchEvents],
+    ratios,
+    notes: [
+      `${acceptedEvents} events accepted, ${ledger} ledger rows, ${lines} archived lines${sealed ? '' : ' (archive still catching up at the deadline)'}; ${SESSIONS} sessions; S3 driver against s3rver.`,
+    ],
+  };
+}

@@ -1,0 +1,50 @@
+import { httpLoad } from '../load';
+import { ratio, type BenchContext, type ScenarioReport } from './context';
+
+/** Scenario 4: the same search as an MCP tools/call and as GET /v1/memory/search. */
+export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
+  const concurrency = ctx.scale.concurrency[0]!;
+  const headers = { authorization: `Bearer ${ctx.probe.key}` };
+  const queries = ctx.queries.slice(0, 50);
+  const call = (q: string, id: number) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q, limit: 20 } } });
+
+  // One call first: the tool must answer with results, not an error, or the load means nothing.
+  const probe = await fetch(`${ctx.service.url}/mcp`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: call(queries[0]!, 1),
+  });
+  const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: { results?: unknown[] } } };
+  if (!answer.result || answer.result.isError || !answer.result.structuredContent?.results) throw new Error(`MCP search failed: ${JSON.stringify(answer).slice(0, 300)}`);
+
+  const rest = await httpLoad({
+    name: 'search via REST',
+    url: ctx.service.url,
+    concurrency,
+    seconds: ctx.scale.seconds,
+    requests: queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers })),
+  });
+  const mcp = await httpLoad({
+    name: 'search via MCP tools/call',
+    url: ctx.service.url,
+    concurrency,
+    seconds: ctx.scale.seconds,
+    requests: queries.map((q, i) => ({
+      method: 'POST' as const,
+      path: '/mcp',
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: call(q, i + 2),
+    })),
+  });
+  const latency = mcp.p50 / rest.p50;
+  return {
+    scenario: 'mcp',
+    measurements: [rest, mcp],
+    ratios: [
+      ratio(`MCP ÷ REST search latency p50 @${concurrency}`, latency, '≤ 1.3', latency <= 1.3),
+      ratio(`MCP ÷ REST search throughput @${concurrency}`, mcp.throughput / rest.throughput, '—', true),
+    ],
+    notes: [],
+  };
+}

@@ -1,0 +1,23 @@
+import { findKeyHolder, searchMemories } from '@memory-bank/db';
+import { hashApiKey } from '../../src/auth/api-key-secret';
+import type { BenchContext } from './context';
+
+export type Statement = { sql: string; params: unknown[] };
+
+/**
+ * The statements the API sends for one search by the probe tenant — the key lookup, the
+ * search, the contexts — captured from the very query helpers it uses.
+ */
+export async function searchStatements(ctx: BenchContext, query: string): Promise<{ all: Statement[]; search: Statement }> {
+  const all: Statement[] = [];
+  ctx.capture.capturing = all;
+  try {
+    const holder = await findKeyHolder(ctx.database.db, hashApiKey(ctx.probe.key));
+    await searchMemories(ctx.database.db, { orgId: holder!.orgId, userId: holder!.userId, role: holder!.role }, { query, limit: 20, filter: 'all' });
+  } finally {
+    ctx.capture.capturing = null;
+  }
+  const search = all.find((statement) => /MATCH\s*\(/i.test(statement.sql));
+  if (!search) throw new Error(`no search statement captured for "${query}"`);
+  return { all, search };
+}

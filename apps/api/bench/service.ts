@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const LAUNCHER = fileURLToPath(new URL('../launch.mjs', import.meta.url));
+
+export interface RunningService {
+  url: string;
+  pid: number;
+  /** Process start to the first 200 from /readyz. */
+  startupMs: number;
+  /** Resident set size now, in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** Resident memory of a process, from /proc (Linux). */
+export function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The real server (the bundle `pnpm start` runs) as a child process, on a free port. */
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const started = performance.now();
+  const child: ChildProcess = spawn(process.execPath, [LAUNCHER, 'main'], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output.slice(-2000)}`)), 60_000);
+    const read = (chunk: Buffer) => {
+      if (output.length < 100_000) output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`the service exited (${code}):\n${output.slice(-2000)}`)));
+  });
+  for (;;) {
+    const ready = await fetch(`${url}/readyz`).then((res) => res.ok, () => false);
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const startupMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid!,
+    startupMs,
+    rss: () => rssOf(child.pid!),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Samples a process's RSS every `everyMs` while `work` runs; returns the work's result and the peak. */
+export async function withPeakRss<T>(pid: number, work: () => Promise<T>, everyMs = 200): Promise<{ result: T; peak: number }> {
+  let peak = rssOf(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssOf(pid))), everyMs);
+  try {
+    const result = await work();
+    return { result, peak: Math.max(peak, rssOf(pid)) };
+  } finally {
+    clearInterval(timer);
+  }
+}
