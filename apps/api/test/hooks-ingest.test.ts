@@ -175,6 +175,68 @@ describe('POST /v1/hooks/batch', () => {
     expect(replay.body.results.filter((r: { status: number }) => r.status === 202).every((r: { duplicate: boolean }) => r.duplicate)).toBe(true);
   });
 
+  it('appends concurrent batches over the same sessions, in any order, without deadlocks or gaps', async () => {
+    const sessions = Array.from({ length: 5 }, () => newSessionId());
+    // Eight batches of 40 events spread over the five sessions, half of them in reverse
+    // session order; every batch sent twice, all at once.
+    const batches = Array.from({ length: 8 }, (_, b) => {
+      const events = Array.from({ length: 40 }, (_, i) => ({
+        harness: 'claude-code',
+        payload: fixture('claude-code', 'user-prompt-submit', { session_id: sessions[i % 5], prompt: `batch ${b} prompt ${i}` }),
+        idempotency_key: `concurrent-${b}-${i}`,
+      }));
+      return b % 2 === 0 ? events : events.reverse();
+    });
+    const answers = await Promise.all([...batches, ...batches].map((events) => user.api.post('/v1/hooks/batch', { body: { events } })));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const results = answers.flatMap((answer) => answer.body.results as { status: number; workstream_id: string; sequence: number; event_id: string; duplicate: boolean }[]);
+    expect(results.every((result) => result.status === 202)).toBe(true);
+    const fresh = results.filter((result) => !result.duplicate);
+    expect(fresh).toHaveLength(320);
+    expect(new Set(fresh.map((result) => result.workstream_id)).size).toBe(5);
+    for (const workstream of new Set(fresh.map((result) => result.workstream_id))) {
+      const sequences = fresh.filter((result) => result.workstream_id === workstream).map((result) => result.sequence);
+      expect(sequences.sort((x, y) => x - y)).toEqual(Array.from({ length: 64 }, (_, i) => i + 1));
+    }
+    const original = new Map(fresh.map((result) => [result.event_id, result.sequence]));
+    for (const duplicate of results.filter((result) => result.duplicate)) expect(duplicate.sequence).toBe(original.get(duplicate.event_id));
+  });
+
+  it('keeps session ids that differ only in case apart', async () => {
+    const session = newSessionId();
+    const events = [session.toUpperCase(), session, session.toUpperCase()].map((id) => ({
+      harness: 'claude-code',
+      payload: fixture('claude-code', 'user-prompt-submit', { session_id: id }),
+    }));
+    const res = await user.api.post('/v1/hooks/batch', { body: { events: events.map((event, i) => ({ ...event, idempotency_key: `case-${session}-${i}` })) } });
+    const [upper, lower, upperAgain] = res.body.results;
+    expect(lower.workstream_id).not.toBe(upper.workstream_id);
+    expect(upperAgain).toMatchObject({ workstream_id: upper.workstream_id, sequence: 2 });
+    const single = await post(fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: 'single' }));
+    expect(single.body).toMatchObject({ workstream_id: lower.workstream_id, sequence: 2 });
+  });
+
+  it('lands a batch of large payloads, inserted in parts', async () => {
+    const session = newSessionId();
+    // 8 × ~840 KiB payloads (14 strings of 60 KiB, under the 64 KiB string cap): ~7 MiB of
+    // ledger rows, more than one INSERT carries, so they go in parts, in order.
+    const fields = (i: number) => Object.fromEntries(Array.from({ length: 14 }, (_, f) => [`field_${f}`, `${i}.${f} ${'lorem ipsum '.repeat(5_000)}`]));
+    const events = Array.from({ length: 8 }, (_, i) => ({
+      harness: 'generic',
+      payload: { ...fixture('generic', 'note'), session_id: session, text: `part ${i}`, ...fields(i) },
+    }));
+    const res = await user.api.post('/v1/hooks/batch', { body: { events } });
+    expect(res.status).toBe(200);
+    expect(res.body.results.map((r: { status: number; sequence: number }) => [r.status, r.sequence])).toEqual(events.map((_, i) => [202, i + 1]));
+    const [rows] = await server.database.pool.query(
+      'SELECT sequence, payload_bytes AS bytes, content FROM workstream_events WHERE workstream_id = ? ORDER BY sequence',
+      [res.body.results[0].workstream_id],
+    );
+    const ledger = rows as { sequence: number; bytes: number; content: string }[];
+    expect(ledger.map((row) => row.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(ledger.every((row, i) => row.bytes > 800_000 && row.content.includes(`part ${i}`))).toBe(true);
+  });
+
   it('limits a batch to 256 events and 8 MiB', async () => {
     const payload = fixture('generic', 'note');
     const tooMany = await user.api.post('/v1/hooks/batch', { body: { events: Array.from({ length: 257 }, () => ({ harness: 'generic', payload })) } });

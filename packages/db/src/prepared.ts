@@ -41,7 +41,10 @@ export async function inTransaction<T>(db: Database, work: (connection: Database
   const pool = (db as Database & { $client: mysql.Pool }).$client;
   const connection = await pool.getConnection();
   const logQuery = databaseOptions.get(db)?.logQuery;
-  const bound = cached(connection, 'drizzle', () =>
+  // getConnection() wraps the pooled connection in a new promise object each time: cache
+  // by the connection underneath, so its prepared statements outlive one transaction.
+  const underlying = (connection as unknown as { connection: object }).connection;
+  const bound = cached(underlying, 'drizzle', () =>
     drizzle(connection, { schema, mode: 'default', ...(logQuery ? { logger: { logQuery } } : {}) }),
   ) as unknown as Database;
   try {

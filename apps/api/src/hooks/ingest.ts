@@ -1,4 +1,4 @@
-import { appendWorkstreamEvents, newId, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
+import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionEvents, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
@@ -60,8 +60,6 @@ export interface HookIngestDeps {
   onSealNeeded(workstreamId: string): void;
 }
 
-const sessionKey = (session: SessionRef) => `${session.harness}\u0000${session.nativeSessionId}`;
-
 export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: HookIngestDeps) {
   /** Sanitize → adapt → hash: everything before the database, for one delivery. */
   function prepare(delivery: HookDelivery, receivedAt: Date, path: string): PreparedEvent {
@@ -113,13 +111,10 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     };
   }
 
-  async function append(principal: Principal, session: SessionRef, drafts: EventDraft[], now: Date) {
-    const outcome = await appendWorkstreamEvents(db, ownerScope(principal), session, drafts, {
-      newWorkstreamId: newId('workstream', now),
-      now,
-    });
-    if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
-    return outcome;
+  async function append(principal: Principal, groups: SessionEvents[], now: Date) {
+    const outcomes = await appendWorkstreamEvents(db, ownerScope(principal), groups, { newWorkstreamId: () => newId('workstream', now), now });
+    for (const outcome of outcomes) if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
+    return outcomes;
   }
 
   const receipt = (workstreamId: string, event: { eventId: string; sequence: number; duplicate: boolean }): HookReceipt => ({
@@ -134,13 +129,13 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
       const now = clock.now();
       const { session, draft } = prepare(delivery, now, '(body)');
-      const outcome = await append(principal, session, [draft], now);
-      return receipt(outcome.workstreamId, outcome.events[0]!);
+      const [outcome] = await append(principal, [{ session, drafts: [draft] }], now);
+      return receipt(outcome!.workstreamId, outcome!.events[0]!);
     },
 
     /**
-     * Many deliveries, possibly of many sessions: each session's events are appended in
-     * one transaction, in the order given. Bad items are answered per item; the rest
+     * Many deliveries, possibly of many sessions, appended in one transaction (each
+     * session's events in the order given). Bad items are answered per item; the rest
      * still land.
      */
     async ingestBatch(principal: Principal, deliveries: HookDelivery[]): Promise<BatchItemResult[]> {
@@ -171,13 +166,14 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
           };
         }
       });
-      for (const group of groups.values()) {
-        const outcome = await append(principal, group.session, group.drafts, now);
+      const sessions = [...groups.values()];
+      const outcomes = sessions.length > 0 ? await append(principal, sessions, now) : [];
+      outcomes.forEach((outcome, g) =>
         outcome.events.forEach((event, position) => {
-          const index = group.indexes[position]!;
+          const index = sessions[g]!.indexes[position]!;
           results[index] = { index, status: 202, ...receipt(outcome.workstreamId, event) };
-        });
-      }
+        }),
+      );
       return results;
     },
   };

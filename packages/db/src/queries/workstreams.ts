@@ -64,25 +64,6 @@ export const SEGMENT_MAX_BYTES = 1024 * 1024;
 
 const cut = (value: string | undefined, max: number) => (value === undefined ? null : value.slice(0, max));
 
-async function lockWorkstream(ex: Executor, scope: OwnerScope, session: SessionRef): Promise<WorkstreamRow | undefined> {
-  const query = preparedOn(ex, 'lockWorkstream', (on) =>
-    on
-      .select()
-      .from(workstreams)
-      .where(
-        and(
-          eq(workstreams.orgId, sql.placeholder('orgId')),
-          eq(workstreams.userId, sql.placeholder('userId')),
-          eq(workstreams.harness, sql.placeholder('harness')),
-          eq(workstreams.nativeSessionId, sql.placeholder('nativeSessionId')),
-        ),
-      )
-      .for('update'),
-  );
-  const [row] = await query.execute({ orgId: scope.orgId, userId: scope.userId, harness: session.harness, nativeSessionId: session.nativeSessionId });
-  return row;
-}
-
 /** A placeholder in a SET clause (drizzle types accept only SQL there); mysql2 binds the value. */
 const bound = (name: string) => sql`${sql.placeholder(name)}`;
 
@@ -93,25 +74,47 @@ const EVENT_COLUMNS = [
   'payloadBytes', 'payload', 'segmentKey',
 ] as const satisfies readonly (keyof typeof workstreamEvents.$inferInsert)[];
 
-/** Statement shapes for the duplicate check: event ids are padded up to one of these counts. */
-const EVENT_ID_BATCH_SIZES = [1, 4, 16, 64, 256];
+/** Statement shapes for multi-session locks and duplicate checks: lists are padded up to one of these sizes. */
+const LIST_SIZES = [1, 4, 16, 64, 256];
+
+/** One session's events, in order. */
+export interface SessionEvents {
+  session: SessionRef;
+  drafts: readonly EventDraft[];
+}
 
 /**
- * Appends events of one harness session in one transaction: creates the workstream on
- * first sight, assigns gapless sequences under its row lock (so concurrent requests in
- * several processes serialise per workstream), and skips event ids it already holds —
- * a retried delivery answers with the original sequence.
+ * The key two sessions share exactly when the database holds them as one workstream:
+ * native session ids compare byte for byte (utf8mb4_bin), trailing spaces aside (PAD SPACE).
+ */
+export function sessionKey(session: Pick<SessionRef, 'harness' | 'nativeSessionId'>): string {
+  return `${session.harness}\u0000${session.nativeSessionId.replace(/ +$/, '')}`;
+}
+
+/**
+ * Appends events of one or more harness sessions in one transaction: creates workstreams
+ * on first sight, assigns gapless sequences under their row locks (so concurrent requests
+ * in several processes serialise per workstream) and skips event ids already held — a
+ * retried delivery answers with the original sequence. `groups` must have distinct
+ * session keys (see sessionKey); outcomes come back in the same order.
  */
 export async function appendWorkstreamEvents(
   db: Database,
   scope: OwnerScope,
-  session: SessionRef,
-  drafts: readonly EventDraft[],
-  options: { newWorkstreamId: string; now: Date },
-): Promise<AppendOutcome> {
+  groups: readonly SessionEvents[],
+  options: { newWorkstreamId: () => string; now: Date },
+): Promise<AppendOutcome[]> {
+  if (new Set(groups.map((group) => sessionKey(group.session))).size !== groups.length) {
+    throw new Error('appendWorkstreamEvents: two groups name the same session');
+  }
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(db, (tx) => appendInTransaction(tx, scope, session, drafts, options));
+      return await inTransaction(db, async (tx) => {
+        const single = groups.length === 1 && groups[0]!.drafts.length === 1;
+        const locked = await lockOrCreateWorkstreams(tx, scope, groups.map((group) => group.session), options);
+        if (single) return [await appendOne(tx, scope, groups[0]!.session, locked[0]!, groups[0]!.drafts[0]!)];
+        return appendMany(tx, scope, groups, locked);
+      });
     } catch (error) {
       // Two first events of a brand-new session can deadlock on its creation; retry.
       if (attempt < 4 && hasErrorCode(error, 'ER_LOCK_DEADLOCK')) continue;
@@ -120,76 +123,144 @@ export async function appendWorkstreamEvents(
   }
 }
 
-async function appendInTransaction(
+/**
+ * Locks the workstreams of `sessions` (one statement; InnoDB takes the row locks in index
+ * order, so two batches over the same sessions queue rather than deadlock), creating the
+ * missing ones first. Returned in the order of `sessions`.
+ */
+async function lockOrCreateWorkstreams(
   tx: Executor,
   scope: OwnerScope,
-  session: SessionRef,
-  drafts: readonly EventDraft[],
-  options: { newWorkstreamId: string; now: Date },
-): Promise<AppendOutcome> {
-  let workstream = await lockWorkstream(tx, scope, session);
-  if (!workstream) {
+  sessions: readonly SessionRef[],
+  options: { newWorkstreamId: () => string; now: Date },
+): Promise<WorkstreamRow[]> {
+  const rows = new Map((await lockWorkstreams(tx, scope, sessions)).map((row) => [sessionKey(row), row]));
+  const missing = sessions.filter((session) => !rows.has(sessionKey(session)));
+  if (missing.length > 0) {
     await tx
       .insert(workstreams)
-      .values({
-        id: options.newWorkstreamId,
-        orgId: scope.orgId,
-        userId: scope.userId,
-        harness: session.harness,
-        nativeSessionId: session.nativeSessionId,
-        cwd: cut(session.cwd, 1024),
-        transcriptPath: cut(session.transcriptPath, 1024),
-        model: cut(session.model, 128),
-        createdAt: options.now,
-        lastEventAt: options.now,
-      })
+      .values(
+        missing.map((session) => ({
+          id: options.newWorkstreamId(),
+          orgId: scope.orgId,
+          userId: scope.userId,
+          harness: session.harness,
+          nativeSessionId: session.nativeSessionId,
+          cwd: cut(session.cwd, 1024),
+          transcriptPath: cut(session.transcriptPath, 1024),
+          model: cut(session.model, 128),
+          createdAt: options.now,
+          lastEventAt: options.now,
+        })),
+      )
       .onDuplicateKeyUpdate({ set: { id: sql`id` } });
-    workstream = await lockWorkstream(tx, scope, session);
-    if (!workstream) throw new Error('workstream vanished while being created');
+    for (const row of await lockWorkstreams(tx, scope, missing)) rows.set(sessionKey(row), row);
   }
+  return sessions.map((session) => {
+    const row = rows.get(sessionKey(session));
+    if (!row) throw new Error('workstream vanished while being created');
+    return row;
+  });
+}
 
-  // One delivery (the common case) is inserted straight away and a duplicate recognised
-  // by its unique key; a batch asks which of its ids are known first.
-  if (drafts.length === 1) return appendOne(tx, scope, session, workstream, drafts[0]!);
-  const known = new Map<string, number>();
-  const ids = padded([...new Set(drafts.map((draft) => draft.eventId))], EVENT_ID_BATCH_SIZES);
-  if (ids.length > 0) {
-    const query = preparedOn(tx, `knownEvents:${ids.length}`, (on) =>
-      on
-        .select({ eventId: workstreamEvents.eventId, sequence: workstreamEvents.sequence })
-        .from(workstreamEvents)
-        .where(
-          and(
-            eq(workstreamEvents.workstreamId, sql.placeholder('workstreamId')),
-            inArray(
-              workstreamEvents.eventId,
-              ids.map((_, i) => sql.placeholder(`e${i}`)),
+async function lockWorkstreams(ex: Executor, scope: OwnerScope, sessions: readonly SessionRef[]): Promise<WorkstreamRow[]> {
+  const list = padded(sessions, LIST_SIZES);
+  const query = preparedOn(ex, `lockWorkstreams:${list.length}`, (on) =>
+    on
+      .select()
+      .from(workstreams)
+      .where(
+        and(
+          eq(workstreams.orgId, sql.placeholder('orgId')),
+          eq(workstreams.userId, sql.placeholder('userId')),
+          or(
+            ...list.map((_, i) =>
+              and(eq(workstreams.harness, sql.placeholder(`h${i}`)), eq(workstreams.nativeSessionId, sql.placeholder(`s${i}`))),
             ),
           ),
         ),
-    );
-    const existing = await query.execute({ workstreamId: workstream.id, ...Object.fromEntries(ids.map((id, i) => [`e${i}`, id])) });
-    for (const row of existing) known.set(row.eventId, row.sequence);
-  }
+      )
+      .for('update'),
+  );
+  const params: Record<string, unknown> = { orgId: scope.orgId, userId: scope.userId };
+  list.forEach((session, i) => {
+    params[`h${i}`] = session.harness;
+    params[`s${i}`] = session.nativeSessionId;
+  });
+  return query.execute(params);
+}
 
-  let sequence = workstream.lastSequence;
-  const results: AppendedEvent[] = [];
+/** Ledger rows per INSERT are bounded by size too, well under max_allowed_packet (16 MiB by default). */
+const INSERT_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Several events, possibly of several locked workstreams: one duplicate check, batched inserts, one update. */
+async function appendMany(tx: Executor, scope: OwnerScope, groups: readonly SessionEvents[], locked: readonly WorkstreamRow[]): Promise<AppendOutcome[]> {
+  const known = await knownEvents(
+    tx,
+    groups.flatMap((group, g) => group.drafts.map((draft) => ({ workstreamId: locked[g]!.id, eventId: draft.eventId }))),
+  );
   const rows: (typeof workstreamEvents.$inferInsert)[] = [];
-  for (const draft of drafts) {
-    const original = known.get(draft.eventId);
-    if (original !== undefined) {
-      results.push({ eventId: draft.eventId, sequence: original, duplicate: true });
-      continue;
-    }
-    sequence += 1;
-    known.set(draft.eventId, sequence);
-    results.push({ eventId: draft.eventId, sequence, duplicate: false });
-    rows.push(eventRow(scope, session, workstream.id, sequence, draft));
+  const advanced: { group: number; workstream: WorkstreamRow; session: SessionRef; appended: EventDraft[]; lastSequence: number }[] = [];
+  const outcomes = groups.map((group, g): AppendOutcome => {
+    const workstream = locked[g]!;
+    let sequence = workstream.lastSequence;
+    const appended: EventDraft[] = [];
+    const events = group.drafts.map((draft): AppendedEvent => {
+      const key = `${workstream.id}\u0000${draft.eventId}`;
+      const original = known.get(key);
+      if (original !== undefined) return { eventId: draft.eventId, sequence: original, duplicate: true };
+      sequence += 1;
+      known.set(key, sequence);
+      appended.push(draft);
+      rows.push(eventRow(scope, group.session, workstream.id, sequence, draft));
+      return { eventId: draft.eventId, sequence, duplicate: false };
+    });
+    if (appended.length > 0) advanced.push({ group: g, workstream, session: group.session, appended, lastSequence: sequence });
+    return { workstreamId: workstream.id, events, sealNow: false };
+  });
+
+  for (let start = 0; start < rows.length; ) {
+    let end = start;
+    for (let bytes = 0; end < rows.length && (end === start || bytes + rowBytes(rows[end]!) <= INSERT_MAX_BYTES); end++) bytes += rowBytes(rows[end]!);
+    await tx.insert(workstreamEvents).values(rows.slice(start, end));
+    start = end;
   }
-  if (rows.length === 0) return { workstreamId: workstream.id, events: results, sealNow: false };
-  await tx.insert(workstreamEvents).values(rows);
-  const sealNow = await advanceWorkstream(tx, session, workstream, drafts.filter((_, i) => !results[i]!.duplicate), sequence);
-  return { workstreamId: workstream.id, events: results, sealNow };
+  const updates = advanced.map((entry) => advancedRow(entry.session, entry.workstream, entry.appended, entry.lastSequence));
+  if (updates.length > 0) {
+    // Every row exists and is locked: the upsert only ever updates, in one statement.
+    await tx
+      .insert(workstreams)
+      .values(updates.map((update) => update.row))
+      .onDuplicateKeyUpdate({ set: Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, sql`VALUES(${sql.identifier(workstreams[column].name)})`])) });
+  }
+  advanced.forEach((entry, index) => (outcomes[entry.group]!.sealNow = updates[index]!.sealNow));
+  return outcomes;
+}
+
+const rowBytes = (row: typeof workstreamEvents.$inferInsert) => 512 + (row.payload?.length ?? 0) + row.content.length + row.searchTerms.length;
+
+/** Event ids `pairs` already holds, by "workstream id NUL event id", with their sequences. */
+async function knownEvents(ex: Executor, pairs: { workstreamId: string; eventId: string }[]): Promise<Map<string, number>> {
+  const known = new Map<string, number>();
+  const list = padded(pairs, LIST_SIZES);
+  const query = preparedOn(ex, `knownEvents:${list.length}`, (on) =>
+    on
+      .select({ workstreamId: workstreamEvents.workstreamId, eventId: workstreamEvents.eventId, sequence: workstreamEvents.sequence })
+      .from(workstreamEvents)
+      .where(
+        sql`(${workstreamEvents.workstreamId}, ${workstreamEvents.eventId}) IN (${sql.join(
+          list.map((_, i) => sql`(${sql.placeholder(`w${i}`)}, ${sql.placeholder(`e${i}`)})`),
+          sql`, `,
+        )})`,
+      ),
+  );
+  const params: Record<string, unknown> = {};
+  list.forEach((pair, i) => {
+    params[`w${i}`] = pair.workstreamId;
+    params[`e${i}`] = pair.eventId;
+  });
+  for (const row of await query.execute(params)) known.set(`${row.workstreamId}\u0000${row.eventId}`, row.sequence);
+  return known;
 }
 
 /** The ledger row of a draft. */
@@ -235,14 +306,13 @@ async function appendOne(tx: Executor, scope: OwnerScope, session: SessionRef, w
   return { workstreamId: workstream.id, events: [{ eventId: draft.eventId, sequence, duplicate: false }], sealNow };
 }
 
-/** Moves the locked workstream row past newly appended events; true when a segment should be sealed now. */
-async function advanceWorkstream(
-  tx: Executor,
-  session: SessionRef,
-  workstream: WorkstreamRow,
-  appended: readonly EventDraft[],
-  lastSequence: number,
-): Promise<boolean> {
+/** The workstream columns an append moves forward. */
+const ADVANCED_COLUMNS = [
+  'lastSequence', 'lastEventAt', 'pendingCount', 'pendingBytes', 'pendingSince', 'sealRequested', 'endedAt', 'cwd', 'transcriptPath', 'model',
+] as const satisfies readonly (keyof WorkstreamRow)[];
+
+/** The locked workstream row moved past newly appended events; `sealNow` when a segment should be sealed at once. */
+function advancedRow(session: SessionRef, workstream: WorkstreamRow, appended: readonly EventDraft[], lastSequence: number) {
   let lastActivity = workstream.lastEventAt;
   let bytes = 0;
   let endsSession = false;
@@ -251,31 +321,12 @@ async function advanceWorkstream(
     bytes += draft.payloadBytes;
     endsSession ||= draft.endsSession;
   }
-  const pendingCount = workstream.pendingCount + appended.length;
-  const pendingBytes = workstream.pendingBytes + bytes;
-  const update = preparedOn(tx, 'advanceWorkstream', (on) =>
-    on
-      .update(workstreams)
-      .set({
-        lastSequence: bound('lastSequence'),
-        lastEventAt: bound('lastEventAt'),
-        pendingCount: bound('pendingCount'),
-        pendingBytes: bound('pendingBytes'),
-        pendingSince: bound('pendingSince'),
-        sealRequested: bound('sealRequested'),
-        endedAt: bound('endedAt'),
-        cwd: bound('cwd'),
-        transcriptPath: bound('transcriptPath'),
-        model: bound('model'),
-      })
-      .where(eq(workstreams.id, sql.placeholder('id'))),
-  );
-  await update.execute({
-    id: workstream.id,
+  const row: WorkstreamRow = {
+    ...workstream,
     lastSequence,
     lastEventAt: lastActivity,
-    pendingCount,
-    pendingBytes,
+    pendingCount: workstream.pendingCount + appended.length,
+    pendingBytes: workstream.pendingBytes + bytes,
     pendingSince: workstream.pendingSince ?? appended[0]!.receivedAt,
     sealRequested: workstream.sealRequested || endsSession,
     endedAt: endsSession ? lastActivity : workstream.endedAt,
@@ -283,8 +334,27 @@ async function advanceWorkstream(
     cwd: workstream.cwd ?? cut(session.cwd, 1024),
     transcriptPath: workstream.transcriptPath ?? cut(session.transcriptPath, 1024),
     model: workstream.model ?? cut(session.model, 128),
-  });
-  return endsSession || pendingCount >= SEGMENT_MAX_EVENTS || pendingBytes >= SEGMENT_MAX_BYTES;
+  };
+  return { row, sealNow: endsSession || row.pendingCount >= SEGMENT_MAX_EVENTS || row.pendingBytes >= SEGMENT_MAX_BYTES };
+}
+
+/** Moves one locked workstream row past newly appended events; true when a segment should be sealed now. */
+async function advanceWorkstream(
+  tx: Executor,
+  session: SessionRef,
+  workstream: WorkstreamRow,
+  appended: readonly EventDraft[],
+  lastSequence: number,
+): Promise<boolean> {
+  const { row, sealNow } = advancedRow(session, workstream, appended, lastSequence);
+  const update = preparedOn(tx, 'advanceWorkstream', (on) =>
+    on
+      .update(workstreams)
+      .set(Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, bound(column)])))
+      .where(eq(workstreams.id, sql.placeholder('id'))),
+  );
+  await update.execute({ id: row.id, ...Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, row[column]])) });
+  return sealNow;
 }
 
 // ——— reads (owner-scoped) ———

@@ -30,6 +30,7 @@ export const workstreams = mysqlTable(
     orgId: orgIdColumn(),
     userId: userIdColumn(),
     harness: mysqlEnum('harness', HARNESSES).notNull(),
+    /** utf8mb4_bin (drizzle/0008): session ids compare byte for byte. See sessionKey(). */
     nativeSessionId: varchar('native_session_id', { length: 255 }).notNull(),
     cwd: varchar('cwd', { length: 1024 }),
     transcriptPath: varchar('transcript_path', { length: 1024 }),
