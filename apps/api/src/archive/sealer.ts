@@ -34,6 +34,7 @@ export interface ArchiverOptions {
 export const DEFAULT_ARCHIVER_OPTIONS: ArchiverOptions = { intervalMs: 1000, maxAgeMs: 5000, concurrency: 4, leaseMs: 60_000 };
 
 const RETRY_BASE_MS = 1000;
+const MANIFEST_MEMO = 10_000;
 const RETRY_MAX_MS = 60_000;
 
 function backoff(attempts: number): number {
@@ -74,6 +75,24 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
   let again = false;
   let stopped = true;
 
+  /** Workstreams whose manifest this process has stored (bounded; forgetting only costs a check). */
+  const manifestsStored = new Set<string>();
+
+  async function putManifest(workstream: NonNullable<Awaited<ReturnType<typeof findWorkstreamForArchive>>>): Promise<void> {
+    const manifest = {
+      v: 1,
+      id: workstream.id,
+      org_id: workstream.orgId,
+      user_id: workstream.userId,
+      harness: workstream.harness,
+      native_session_id: workstream.nativeSessionId,
+      created_at: workstream.createdAt.toISOString(),
+    };
+    await store.putImmutable(workstreamManifestKey(workstream.orgId, workstream.id), Buffer.from(`${JSON.stringify(manifest)}\n`), 'application/json');
+    if (manifestsStored.size >= MANIFEST_MEMO) manifestsStored.clear();
+    manifestsStored.add(workstream.id);
+  }
+
   async function storeSegment(claim: SegmentClaim): Promise<void> {
     let attempts = 0;
     try {
@@ -88,22 +107,16 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
       if (events.length !== expected || events.some((event) => event.payload === null)) {
         throw new Error(`segment ${claim.key}: ledger has ${events.length} of ${expected} events with payloads`);
       }
-      const manifest = {
-        v: 1,
-        id: workstream.id,
-        org_id: workstream.orgId,
-        user_id: workstream.userId,
-        harness: workstream.harness,
-        native_session_id: workstream.nativeSessionId,
-        created_at: workstream.createdAt.toISOString(),
-      };
-      await store.putImmutable(workstreamManifestKey(workstream.orgId, workstream.id), Buffer.from(`${JSON.stringify(manifest)}\n`), 'application/json');
+      // The manifest is written with a workstream's first segment this process stores and
+      // checked again only after a restart (or when the memo is full): it never changes.
+      if (!manifestsStored.has(workstream.id)) await putManifest(workstream);
       const segment = buildSegment(events as (typeof events[number] & { payload: string })[]);
       await store.putImmutable(claim.key, segment.body, SEGMENT_CONTENT_TYPE);
       const outcome = await markSegmentStored(db, claim, { sha256: segment.sha256, bytes: segment.body.byteLength, at: clock.now() });
       if (outcome === 'gone') {
         await store.delete(claim.key);
         await store.delete(workstreamManifestKey(claim.orgId, claim.workstreamId));
+        manifestsStored.delete(claim.workstreamId);
       }
     } catch (error) {
       const retryAt = new Date(clock.now().getTime() + backoff(attempts));
