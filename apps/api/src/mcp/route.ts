@@ -24,15 +24,22 @@ export interface McpBridge {
   tools(): OperationTool[];
 }
 
-/** The MCP SDK, loaded with the first MCP request rather than at start-up. */
+/**
+ * The MCP SDK, loaded with the first MCP request rather than at start-up, and the one JSON
+ * Schema validator every per-request Server shares (each would otherwise build its own Ajv).
+ */
 const loadSdk = (() => {
-  let loading: Promise<[typeof import('@modelcontextprotocol/sdk/server/index.js'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'), typeof import('@modelcontextprotocol/sdk/types.js')]> | undefined;
-  return () =>
-    (loading ??= Promise.all([
+  let loading: ReturnType<typeof load> | undefined;
+  const load = async () => {
+    const [server, transport, types, { AjvJsonSchemaValidator }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/index.js'),
       import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
       import('@modelcontextprotocol/sdk/types.js'),
-    ]));
+      import('@modelcontextprotocol/sdk/validation/ajv'),
+    ]);
+    return { ...server, ...transport, ...types, jsonSchemaValidator: new AjvJsonSchemaValidator() };
+  };
+  return () => (loading ??= load());
 })();
 
 function usableBy(tool: OperationTool, principal: Principal): boolean {
@@ -53,12 +60,12 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     }));
 
   app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([]), async (c) => {
-    const [{ Server }, { WebStandardStreamableHTTPServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] =
+    const { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, jsonSchemaValidator } =
       await loadSdk();
     const principal = c.var.principal;
     const visible = tools().filter((tool) => usableBy(tool, principal));
     const byName = new Map(visible.map((tool) => [tool.definition.name, tool]));
-    const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: false } } });
+    const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator });
 
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map((tool) => tool.definition) }));
     server.setRequestHandler(CallToolRequestSchema, (request) => {
