@@ -22,7 +22,28 @@ function histogram() {
   return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: 3 });
 }
 
-function summary(name: string, concurrency: number, seconds: number, h: ReturnType<typeof histogram>, errors: number): Measurement {
+/**
+ * Where a workload's latencies (µs), failures and running time accumulate. Passing the
+ * same recorder to several short loads merges them: workloads compared with each other
+ * are run in alternating rounds, so drift on a shared machine touches both alike.
+ */
+export interface Recorder {
+  histogram: ReturnType<typeof histogram>;
+  errors: number;
+  seconds: number;
+}
+
+/** Rounds of alternation for workloads compared side by side. */
+export const ROUNDS = 3;
+
+export const recorder = (): Recorder => ({ histogram: histogram(), errors: 0, seconds: 0 });
+
+/** Runs `rounds` rounds of every load in turn (each given its round number). */
+export async function alternate(rounds: number, loads: ((round: number) => Promise<unknown>)[]): Promise<void> {
+  for (let round = 0; round < rounds; round++) for (const load of loads) await load(round);
+}
+
+function summary(name: string, concurrency: number, { histogram: h, errors, seconds }: Recorder): Measurement {
   const ms = (percentile: number) => Math.round(h.getValueAtPercentile(percentile)) / 1000;
   return {
     name,
@@ -48,6 +69,8 @@ export interface HttpLoad {
   amount?: number;
   /** Statuses that count as success (default: any 2xx). */
   ok?: (status: number) => boolean;
+  /** Accumulate into this recorder (see alternate); the result covers all it holds. */
+  into?: Recorder;
 }
 
 /**
@@ -55,7 +78,8 @@ export interface HttpLoad {
  * next request when the previous one is answered), latencies recorded per response.
  */
 export async function httpLoad(load: HttpLoad): Promise<Measurement> {
-  const h = histogram();
+  const record = load.into ?? recorder();
+  const h = record.histogram;
   let failed = 0;
   const ok = load.ok ?? ((status: number) => status >= 200 && status < 300);
   const started = performance.now();
@@ -73,14 +97,21 @@ export async function httpLoad(load: HttpLoad): Promise<Measurement> {
     else failed += 1;
   });
   const result = await instance;
-  const seconds = (performance.now() - started) / 1000;
-  return summary(load.name, load.concurrency, seconds, h, failed + result.errors + result.timeouts);
+  record.seconds += (performance.now() - started) / 1000;
+  record.errors += failed + result.errors + result.timeouts;
+  return summary(load.name, load.concurrency, record);
 }
 
 /** The same closed loop without HTTP: `concurrency` workers running `operation` back to back. */
-export async function closedLoop(load: { name: string; concurrency: number; seconds: number; operation: (i: number) => Promise<void> }): Promise<Measurement> {
-  const h = histogram();
-  let errors = 0;
+export async function closedLoop(load: {
+  name: string;
+  concurrency: number;
+  seconds: number;
+  operation: (i: number) => Promise<void>;
+  into?: Recorder;
+}): Promise<Measurement> {
+  const record = load.into ?? recorder();
+  const h = record.histogram;
   let next = 0;
   const started = performance.now();
   const deadline = started + load.seconds * 1000;
@@ -92,23 +123,24 @@ export async function closedLoop(load: { name: string; concurrency: number; seco
           await load.operation(next++);
           h.recordValue(Math.max(1, Math.round((performance.now() - begin) * 1000)));
         } catch {
-          errors += 1;
+          record.errors += 1;
         }
       }
     }),
   );
-  return summary(load.name, load.concurrency, (performance.now() - started) / 1000, h, errors);
+  record.seconds += (performance.now() - started) / 1000;
+  return summary(load.name, load.concurrency, record);
 }
 
 /** Sequential requests (concurrency 1), for latency without queueing. */
 export async function sequential(name: string, count: number, operation: (i: number) => Promise<boolean>): Promise<Measurement> {
-  const h = histogram();
-  let errors = 0;
+  const record = recorder();
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const begin = performance.now();
-    if (await operation(i).catch(() => false)) h.recordValue(Math.max(1, Math.round((performance.now() - begin) * 1000)));
-    else errors += 1;
+    if (await operation(i).catch(() => false)) record.histogram.recordValue(Math.max(1, Math.round((performance.now() - begin) * 1000)));
+    else record.errors += 1;
   }
-  return summary(name, 1, (performance.now() - started) / 1000, h, errors);
+  record.seconds = (performance.now() - started) / 1000;
+  return summary(name, 1, record);
 }

@@ -27,7 +27,9 @@ export function rssOf(pid: number): number {
 /** The real server (the bundle `pnpm start` runs) as a child process, on a free port. */
 export async function startService(env: Record<string, string>): Promise<RunningService> {
   const started = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [LAUNCHER, 'main'], {
+  // BENCH_NODE_ARGS adds node flags to the service only, e.g. "--cpu-prof --cpu-prof-dir=prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, LAUNCHER, 'main'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

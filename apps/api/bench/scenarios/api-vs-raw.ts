@@ -1,6 +1,6 @@
 import { indexTerms, memory, newId, searchTag } from '@memory-bank/db';
 import { memoryText, seededRandom } from '../corpus';
-import { closedLoop, httpLoad, type Measurement } from '../load';
+import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
 import { withPeakRss } from '../service';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
 import { searchStatements } from './statements';
@@ -25,53 +25,63 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
   const userTag = searchTag('u', writer.userId);
 
   for (const concurrency of ctx.scale.concurrency) {
-    const common = { concurrency, seconds: ctx.scale.seconds };
-    const load = async () => {
-      const searchApi = await httpLoad({
-        ...common,
-        name: 'search via API',
-        url: ctx.service.url,
-        requests: ctx.queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers: auth })),
-      });
-      const searchRaw = await closedLoop({
-        ...common,
-        name: 'search via mysql2',
-        operation: async (i) => {
-          for (const statement of plans[i % plans.length]!) await pool.query(statement.sql, statement.params);
-        },
-      });
-      let n = 0;
-      const saveApi = await httpLoad({
-        ...common,
-        name: 'save via API',
-        url: ctx.service.url,
-        requests: [
-          {
-            method: 'POST',
-            path: '/v1/memory',
-            headers: { ...writerAuth, 'content-type': 'application/json' },
-            setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: texts[n++ % texts.length] }) }),
-          },
-        ],
-      });
-      const saveRaw = await closedLoop({
-        ...common,
-        name: 'save via mysql2',
-        operation: async (i) => {
-          const content = texts[i % texts.length]!;
-          const now = new Date();
-          const insert = ctx.database.db
-            .insert(memory)
-            .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: indexTerms(userTag, content), contextCount: 0, createdAt: now, updatedAt: now })
-            .toSQL();
-          // What the API sends for a memory without contexts: the key lookup, then one INSERT.
-          await pool.query(writerAuthStatement.sql, writerAuthStatement.params);
-          await pool.query(insert.sql, insert.params);
-        },
-      });
-      return { searchApi, searchRaw, saveApi, saveRaw };
-    };
-    const { result, peak } = await withPeakRss(ctx.service.pid, load);
+    const common = { concurrency, seconds: ctx.scale.seconds / ROUNDS };
+    const into = { searchApi: recorder(), searchRaw: recorder(), saveApi: recorder(), saveRaw: recorder() };
+    const result = {} as Record<keyof typeof into, Measurement>;
+    let n = 0;
+    const load = () =>
+      alternate(ROUNDS, [
+        async () =>
+          (result.searchApi = await httpLoad({
+            ...common,
+            into: into.searchApi,
+            name: 'search via API',
+            url: ctx.service.url,
+            requests: ctx.queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers: auth })),
+          })),
+        async () =>
+          (result.searchRaw = await closedLoop({
+            ...common,
+            into: into.searchRaw,
+            name: 'search via mysql2',
+            operation: async (i) => {
+              for (const statement of plans[i % plans.length]!) await pool.query(statement.sql, statement.params);
+            },
+          })),
+        async () =>
+          (result.saveApi = await httpLoad({
+            ...common,
+            into: into.saveApi,
+            name: 'save via API',
+            url: ctx.service.url,
+            requests: [
+              {
+                method: 'POST',
+                path: '/v1/memory',
+                headers: { ...writerAuth, 'content-type': 'application/json' },
+                setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: texts[n++ % texts.length] }) }),
+              },
+            ],
+          })),
+        async () =>
+          (result.saveRaw = await closedLoop({
+            ...common,
+            into: into.saveRaw,
+            name: 'save via mysql2',
+            operation: async (i) => {
+              const content = texts[i % texts.length]!;
+              const now = new Date();
+              const insert = ctx.database.db
+                .insert(memory)
+                .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: indexTerms(userTag, content), contextCount: 0, createdAt: now, updatedAt: now })
+                .toSQL();
+              // What the API sends for a memory without contexts: the key lookup, then one INSERT.
+              await pool.query(writerAuthStatement.sql, writerAuthStatement.params);
+              await pool.query(insert.sql, insert.params);
+            },
+          })),
+      ]);
+    const { peak } = await withPeakRss(ctx.service.pid, load);
     ctx.peakRss = Math.max(ctx.peakRss, peak);
     measurements.push(result.searchApi, result.searchRaw, result.saveApi, result.saveRaw);
     const search = result.searchApi.throughput / result.searchRaw.throughput;
@@ -84,6 +94,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     measurements,
     ratios,
     notes: [
+      `Each workload ran in ${ROUNDS} alternating rounds (search API, search mysql2, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
       `mysql2 side: per search the API's own statements (key lookup, search; contexts when a result has some), per save the key lookup and the INSERT, on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
     ],
   };

@@ -96,8 +96,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
       url: ctx.service.url,
       concurrency,
       seconds: ctx.scale.seconds,
-      // At the smoke scale a second may not finish one batch: send a fixed number instead.
-      ...(ctx.scale.name === 'smoke' ? { amount: concurrency } : {}),
+      amount: concurrency * ctx.scale.batchRounds,
       ok: (status) => status === 200,
       requests: [
         {

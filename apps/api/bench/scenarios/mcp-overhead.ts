@@ -1,4 +1,4 @@
-import { httpLoad } from '../load';
+import { alternate, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
 
 /** Scenario 4: the same search as an MCP tools/call and as GET /v1/memory/search. */
@@ -18,25 +18,34 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
   const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: { results?: unknown[] } } };
   if (!answer.result || answer.result.isError || !answer.result.structuredContent?.results) throw new Error(`MCP search failed: ${JSON.stringify(answer).slice(0, 300)}`);
 
-  const rest = await httpLoad({
-    name: 'search via REST',
-    url: ctx.service.url,
-    concurrency,
-    seconds: ctx.scale.seconds,
-    requests: queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers })),
-  });
-  const mcp = await httpLoad({
-    name: 'search via MCP tools/call',
-    url: ctx.service.url,
-    concurrency,
-    seconds: ctx.scale.seconds,
-    requests: queries.map((q, i) => ({
-      method: 'POST' as const,
-      path: '/mcp',
-      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: call(q, i + 2),
-    })),
-  });
+  const into = { rest: recorder(), mcp: recorder() };
+  let rest!: Measurement;
+  let mcp!: Measurement;
+  await alternate(ROUNDS, [
+    async () =>
+      (rest = await httpLoad({
+        name: 'search via REST',
+        url: ctx.service.url,
+        concurrency,
+        seconds: ctx.scale.seconds / ROUNDS,
+        into: into.rest,
+        requests: queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers })),
+      })),
+    async () =>
+      (mcp = await httpLoad({
+        name: 'search via MCP tools/call',
+        url: ctx.service.url,
+        concurrency,
+        seconds: ctx.scale.seconds / ROUNDS,
+        into: into.mcp,
+        requests: queries.map((q, i) => ({
+          method: 'POST' as const,
+          path: '/mcp',
+          headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: call(q, i + 2),
+        })),
+      })),
+  ]);
   const latency = mcp.p50 / rest.p50;
   return {
     scenario: 'mcp',
@@ -45,6 +54,6 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
       ratio(`MCP ÷ REST search latency p50 @${concurrency}`, latency, '≤ 1.3', latency <= 1.3),
       ratio(`MCP ÷ REST search throughput @${concurrency}`, mcp.throughput / rest.throughput, '—', true),
     ],
-    notes: [],
+    notes: [`REST and MCP loads ran in ${ROUNDS} alternating rounds; both ask for the same 50 queries with limit=20.`],
   };
 }
