@@ -7,6 +7,7 @@ import { startTestS3, type TestS3 } from '../test/support/s3';
 import { searchQueries } from './corpus';
 import { httpLoad, type Measurement } from './load';
 import { apiVsRaw } from './scenarios/api-vs-raw';
+import { cost } from './scenarios/cost';
 import { SCALES, type BenchContext, type Scale, type ScenarioReport } from './scenarios/context';
 import { ingestion } from './scenarios/ingestion';
 import { isolationRatios, measureIsolation } from './scenarios/tenant-isolation';
@@ -15,7 +16,7 @@ import { startup } from './scenarios/startup';
 import { provisionTenants, seedMemories, withFulltextRebuilt } from './seed';
 import { startService } from './service';
 
-export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'startup'] as const;
+export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'cost', 'startup'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -46,7 +47,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
   let s3: TestS3 | undefined;
   const cleanups: (() => Promise<unknown>)[] = [() => dropDatabase(database.url)];
   try {
-    if (wants('ingestion')) {
+    if (wants('ingestion') || wants('cost')) {
       s3 = await startTestS3({ bucket: 'bench' });
       cleanups.unshift(() => s3!.stop());
     }
@@ -74,7 +75,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       probe: probe!,
       writer: writer!,
       queries: searchQueries(probe!.texts, 200),
-      peakRss: 0,
+      peakRss: {},
       poolSize: POOL_SIZE,
       serviceEnv,
     };
@@ -103,6 +104,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     if (wants('mcp')) {
       log('MCP overhead');
       reports.push(await mcpOverhead(ctx));
+    }
+    if (wants('cost')) {
+      log('CPU per operation');
+      const [hooks] = await provisionTenants(local.services, [1_000_001]);
+      reports.push(await cost(ctx, hooks!));
     }
     if (wants('ingestion')) {
       log('hook ingestion');

@@ -82,7 +82,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
           })),
       ]);
     const { peak } = await withPeakRss(ctx.service.pid, load);
-    ctx.peakRss = Math.max(ctx.peakRss, peak);
+    ctx.peakRss['api-vs-raw'] = Math.max(ctx.peakRss['api-vs-raw'] ?? 0, peak);
     measurements.push(result.searchApi, result.searchRaw, result.saveApi, result.saveRaw);
     const search = result.searchApi.throughput / result.searchRaw.throughput;
     const save = result.saveApi.throughput / result.saveRaw.throughput;

@@ -57,8 +57,8 @@ export interface BenchContext {
   /** A tenant the save workloads write to (the probe's data stays fixed). */
   writer: Tenant;
   queries: string[];
-  /** Peak RSS of the service seen during loads, bytes. */
-  peakRss: number;
+  /** Peak RSS of the service seen during each scenario's loads, bytes. */
+  peakRss: Record<string, number>;
   /** Connections in the service's pool and in the benchmark's own (the raw driver's). */
   poolSize: number;
   /** The service's environment (to start more instances, e.g. for start-up timing). */

@@ -10,10 +10,10 @@ const FIXTURES = ['user-prompt-submit', 'pre-tool-use-bash', 'post-tool-use-bash
   (name) => JSON.parse(readFileSync(new URL(`../../test/fixtures/hooks/claude-code/${name}.json`, import.meta.url), 'utf8')) as Record<string, unknown>,
 );
 const SESSIONS = 64;
-const BATCH = 256;
+export const BATCH = 256;
 
 /** Realistic Claude Code payloads: the fixture shapes, spread over many sessions, each event unique. */
-function payload(run: string, i: number): Record<string, unknown> {
+export function hookPayload(run: string, i: number): Record<string, unknown> {
   const base = FIXTURES[i % FIXTURES.length]!;
   return {
     ...base,
@@ -85,7 +85,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
           path: '/v1/hooks/claude-code',
           setupRequest: (request) => {
             const i = single++;
-            return { ...request, headers: { ...headers, 'idempotency-key': `${run}-s-${i}` }, body: JSON.stringify(payload(`${run}s`, i)) };
+            return { ...request, headers: { ...headers, 'idempotency-key': `${run}-s-${i}` }, body: JSON.stringify(hookPayload(`${run}s`, i)) };
           },
         },
       ],
@@ -106,7 +106,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
           setupRequest: (request) => {
             const events = Array.from({ length: BATCH }, () => {
               const i = batch++;
-              return { harness: 'claude-code', payload: payload(`${run}b`, i), idempotency_key: `${run}-b-${i}` };
+              return { harness: 'claude-code', payload: hookPayload(`${run}b`, i), idempotency_key: `${run}-b-${i}` };
             });
             return { ...request, body: JSON.stringify({ events }) };
           },
@@ -117,7 +117,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
     return { singles, batches };
   };
   const { result, peak } = await withPeakRss(ctx.service.pid, load);
-  ctx.peakRss = Math.max(ctx.peakRss, peak);
+  ctx.peakRss['ingestion'] = Math.max(ctx.peakRss['ingestion'] ?? 0, peak);
   const batchEvents: Measurement = {
     ...result.batches,
     name: `${result.batches.name} (events)`,

@@ -1,4 +1,5 @@
 import { alternate, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
+import { withPeakRss } from '../service';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
 
 /** Scenario 4: the same search as an MCP tools/call and as GET /v1/memory/search. */
@@ -21,7 +22,7 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
   const into = { rest: recorder(), mcp: recorder() };
   let rest!: Measurement;
   let mcp!: Measurement;
-  await alternate(ROUNDS, [
+  const load = () => alternate(ROUNDS, [
     async () =>
       (rest = await httpLoad({
         name: 'search via REST',
@@ -46,6 +47,7 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
         })),
       })),
   ]);
+  ctx.peakRss.mcp = (await withPeakRss(ctx.service.pid, load)).peak;
   const latency = mcp.p50 / rest.p50;
   return {
     scenario: 'mcp',

@@ -1,0 +1,121 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { httpLoad, type Measurement } from '../load';
+import type { Tenant } from '../seed';
+import { memoryText, seededRandom } from '../corpus';
+import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
+import { BATCH, hookPayload } from './ingestion';
+
+/** Linux's USER_HZ: /proc CPU times are in these ticks. */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU of a process so far, in ms (null when it cannot be read). */
+function cpuMs(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The database server's processes on this machine (none when it runs elsewhere). */
+function databasePids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (/^(mariadbd|mysqld)$/.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) pids.push(Number(entry));
+    } catch {
+      // gone already
+    }
+  }
+  return pids;
+}
+
+const sum = (values: (number | null)[]) => (values.some((value) => value === null) ? null : values.reduce<number>((a, b) => a + b!, 0));
+
+/**
+ * Where the CPU goes: a fixed number of each operation (at the first load concurrency), with the CPU time
+ * the service process, the database server and this process (the load generator, and the
+ * archive's s3rver) spent meanwhile, per operation. On a machine whose cores all three
+ * share, these bound throughput: cores × 1,000 ÷ (their sum) operations per second.
+ */
+export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioReport> {
+  const count = ctx.scale.sequential * 4;
+  const concurrency = ctx.scale.concurrency[0]!;
+  const auth = { authorization: `Bearer ${ctx.probe.key}` };
+  const writerAuth = { authorization: `Bearer ${ctx.writer.key}`, 'content-type': 'application/json' };
+  const hookAuth = { authorization: `Bearer ${hooks.key}`, 'content-type': 'application/json' };
+  const random = seededRandom(0xc057);
+  const texts = Array.from({ length: 1000 }, () => memoryText(random));
+  const run = `cost${Date.now().toString(36)}`;
+  const mcpCall = (q: string, id: number) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q, limit: 20 } } });
+  let n = 0;
+
+  const operations: { name: string; requests: number; perRequest: number; request: Parameters<typeof httpLoad>[0]['requests'][number] }[] = [
+    {
+      name: 'search via REST',
+      requests: count,
+      perRequest: 1,
+      request: { method: 'GET', path: `/v1/memory/search?q=${encodeURIComponent(ctx.queries[0]!)}&limit=20`, headers: auth, setupRequest: (r) => ({ ...r, path: `/v1/memory/search?q=${encodeURIComponent(ctx.queries[n++ % ctx.queries.length]!)}&limit=20` }) },
+    },
+    {
+      name: 'search via MCP',
+      requests: count,
+      perRequest: 1,
+      request: {
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        setupRequest: (r) => ({ ...r, body: mcpCall(ctx.queries[n % ctx.queries.length]!, n++) }),
+      },
+    },
+    { name: 'save via REST', requests: count, perRequest: 1, request: { method: 'POST', path: '/v1/memory', headers: writerAuth, setupRequest: (r) => ({ ...r, body: JSON.stringify({ content: texts[n++ % texts.length] }) }) } },
+    {
+      name: 'hook event, single post',
+      requests: count,
+      perRequest: 1,
+      request: { method: 'POST', path: '/v1/hooks/claude-code', headers: hookAuth, setupRequest: (r) => ({ ...r, body: JSON.stringify(hookPayload(`${run}s`, n++)) }) },
+    },
+    {
+      name: `hook event, in batches of ${BATCH}`,
+      requests: Math.max(2 * concurrency, Math.round((4 * count) / BATCH)),
+      perRequest: BATCH,
+      request: {
+        method: 'POST',
+        path: '/v1/hooks/batch',
+        headers: hookAuth,
+        setupRequest: (r) => ({
+          ...r,
+          body: JSON.stringify({ events: Array.from({ length: BATCH }, () => ({ harness: 'claude-code', payload: hookPayload(`${run}b`, n++) })) }),
+        }),
+      },
+    },
+  ];
+
+  const measurements: Measurement[] = [];
+  const ratios: Ratio[] = [];
+  const notes: string[] = [];
+  const database = databasePids();
+  for (const operation of operations) {
+    // Warm-up (JIT, pools, caches), not measured.
+    const warmUp = Math.max(concurrency, Math.round(operation.requests / 5));
+    await httpLoad({ name: operation.name, url: ctx.service.url, concurrency, seconds: 0, amount: warmUp, requests: [operation.request] });
+    const before = { service: cpuMs(ctx.service.pid), database: sum(database.map(cpuMs)), here: process.cpuUsage() };
+    const measured = await httpLoad({ name: operation.name, url: ctx.service.url, concurrency, seconds: 0, amount: operation.requests, requests: [operation.request] });
+    const here = process.cpuUsage(before.here);
+    measurements.push(measured);
+    const ops = measured.requests * operation.perRequest;
+    const per = (after: number | null, start: number | null) => (after === null || start === null || ops === 0 ? null : (after - start) / ops);
+    const service = per(cpuMs(ctx.service.pid), before.service);
+    const db = per(sum(database.map(cpuMs)), before.database);
+    const client = (here.user + here.system) / 1000 / Math.max(1, ops);
+    ratios.push(ratio(`${operation.name}: service CPU ms per operation`, service ?? Number.NaN, '—', true));
+    if (db !== null) ratios.push(ratio(`${operation.name}: database CPU ms per operation`, db, '—', true));
+    notes.push(`${operation.name}: load generator (and s3rver) ${client.toFixed(3)} ms CPU per operation`);
+  }
+  if (database.length === 0) notes.push('The database server does not run on this machine: its CPU is not measured.');
+  return { scenario: 'cost', measurements, ratios, notes };
+}
