@@ -202,6 +202,51 @@ describe('POST /v1/hooks/batch', () => {
     for (const duplicate of results.filter((result) => result.duplicate)) expect(duplicate.sequence).toBe(original.get(duplicate.event_id));
   });
 
+  it('creates brand-new sessions that many concurrent batches start at once', async () => {
+    // 32 batches at once, each opening the same 48 new sessions: creating them inside the
+    // appending transactions deadlocks (duplicate-key S locks, then X) past any retry budget.
+    const sessions = Array.from({ length: 48 }, () => newSessionId());
+    const answers = await Promise.all(
+      Array.from({ length: 32 }, (_, b) =>
+        user.api.post('/v1/hooks/batch', {
+          body: {
+            events: sessions.map((session, i) => ({
+              harness: 'claude-code',
+              payload: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `opening ${b}.${i}` }),
+              idempotency_key: `opening-${b}-${i}`,
+            })),
+          },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const results = answers.flatMap((answer) => answer.body.results as { status: number; workstream_id: string; sequence: number }[]);
+    expect(results.every((result) => result.status === 202)).toBe(true);
+    expect(new Set(results.map((result) => result.workstream_id)).size).toBe(48);
+    const [rows] = await server.database.pool.query(
+      `SELECT COUNT(*) AS n, MAX(sequence) AS hi FROM workstream_events WHERE workstream_id IN (${results.slice(0, 48).map(() => '?').join(', ')})`,
+      results.slice(0, 48).map((result) => result.workstream_id),
+    );
+    expect((rows as Record<string, unknown>[])[0]).toMatchObject({ n: 32 * 48, hi: 32 });
+  });
+
+  it('never deadlocks batches that lock many existing sessions at once', async () => {
+    // Each batch lists the sessions in another order: taking their locks in request order
+    // (or in any order that differs between transactions) would deadlock.
+    const sessions = Array.from({ length: 64 }, () => newSessionId());
+    const batch = (round: number, b: number) => ({
+      events: Array.from({ length: 128 }, (_, i) => ({
+        harness: 'claude-code',
+        payload: fixture('claude-code', 'user-prompt-submit', { session_id: sessions[(i * (b + 1)) % 64], prompt: `lock ${round}.${b}.${i}` }),
+        idempotency_key: `lock-${round}-${b}-${i}`,
+      })),
+    });
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: 16 }, (_, b) => user.api.post('/v1/hooks/batch', { body: batch(round, b) })));
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    }
+  });
+
   it('keeps session ids that differ only in case apart', async () => {
     const session = newSessionId();
     const events = [session.toUpperCase(), session, session.toUpperCase()].map((id) => ({

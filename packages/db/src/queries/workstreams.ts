@@ -3,6 +3,7 @@ import type { Database, Executor } from '../client';
 import { hasErrorCode } from '../errors';
 import { inTransaction, padded, preparedOn } from '../prepared';
 import {
+  HARNESSES,
   workstreamEvents,
   workstreams,
   type EventKind,
@@ -107,16 +108,26 @@ export async function appendWorkstreamEvents(
   if (new Set(groups.map((group) => sessionKey(group.session))).size !== groups.length) {
     throw new Error('appendWorkstreamEvents: two groups name the same session');
   }
+  const sessions = groups.map((group) => group.session);
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inTransaction(db, async (tx) => {
-        const single = groups.length === 1 && groups[0]!.drafts.length === 1;
-        const locked = await lockOrCreateWorkstreams(tx, scope, groups.map((group) => group.session), options);
-        if (single) return [await appendOne(tx, scope, groups[0]!.session, locked[0]!, groups[0]!.drafts[0]!)];
-        return appendMany(tx, scope, groups, locked);
+      const outcome = await inTransaction(db, async (tx) => {
+        const rows = new Map((await lockWorkstreams(tx, scope, sessions)).map((row) => [sessionKey(row), row]));
+        const missing = sessions.filter((session) => !rows.has(sessionKey(session)));
+        if (missing.length > 0) return { missing };
+        const locked = sessions.map((session) => rows.get(sessionKey(session))!);
+        if (groups.length === 1 && groups[0]!.drafts.length === 1) return { appended: [await appendOne(tx, scope, sessions[0]!, locked[0]!, groups[0]!.drafts[0]!)] };
+        return { appended: await appendMany(tx, scope, groups, locked) };
       });
+      if (outcome.appended) return outcome.appended;
+      // New sessions: created on their own, then the append starts again (a session deleted
+      // meanwhile is simply created again).
+      if (attempt < 4) {
+        await createWorkstreams(db, scope, outcome.missing, options);
+        continue;
+      }
+      throw new Error('workstreams vanished while being created');
     } catch (error) {
-      // Two first events of a brand-new session can deadlock on its creation; retry.
       if (attempt < 4 && hasErrorCode(error, 'ER_LOCK_DEADLOCK')) continue;
       throw error;
     }
@@ -124,70 +135,75 @@ export async function appendWorkstreamEvents(
 }
 
 /**
- * Locks the workstreams of `sessions` (one statement; InnoDB takes the row locks in index
- * order, so two batches over the same sessions queue rather than deadlock), creating the
- * missing ones first. Returned in the order of `sessions`.
+ * Creates the workstreams of new sessions, committed at once and outside any append: two
+ * requests creating the same session inside their transactions would both wait on the
+ * other's insert and deadlock (InnoDB's duplicate-key S lock, then the X lock to update).
+ * INSERT IGNORE in index order only ever waits for the other's insert to commit. A session
+ * whose first append then fails stays an empty workstream, filled by the retry.
  */
-async function lockOrCreateWorkstreams(
-  tx: Executor,
-  scope: OwnerScope,
-  sessions: readonly SessionRef[],
-  options: { newWorkstreamId: () => string; now: Date },
-): Promise<WorkstreamRow[]> {
-  const rows = new Map((await lockWorkstreams(tx, scope, sessions)).map((row) => [sessionKey(row), row]));
-  const missing = sessions.filter((session) => !rows.has(sessionKey(session)));
-  if (missing.length > 0) {
-    await tx
-      .insert(workstreams)
-      .values(
-        missing.map((session) => ({
-          id: options.newWorkstreamId(),
-          orgId: scope.orgId,
-          userId: scope.userId,
-          harness: session.harness,
-          nativeSessionId: session.nativeSessionId,
-          cwd: cut(session.cwd, 1024),
-          transcriptPath: cut(session.transcriptPath, 1024),
-          model: cut(session.model, 128),
-          createdAt: options.now,
-          lastEventAt: options.now,
-        })),
-      )
-      .onDuplicateKeyUpdate({ set: { id: sql`id` } });
-    for (const row of await lockWorkstreams(tx, scope, missing)) rows.set(sessionKey(row), row);
-  }
-  return sessions.map((session) => {
-    const row = rows.get(sessionKey(session));
-    if (!row) throw new Error('workstream vanished while being created');
-    return row;
-  });
+async function createWorkstreams(db: Database, scope: OwnerScope, sessions: readonly SessionRef[], options: { newWorkstreamId: () => string; now: Date }) {
+  // The unique index's order: harness by its ENUM position, then the session id's bytes.
+  const ordered = [...sessions].sort(
+    (a, b) => HARNESSES.indexOf(a.harness) - HARNESSES.indexOf(b.harness) || Buffer.compare(Buffer.from(a.nativeSessionId), Buffer.from(b.nativeSessionId)),
+  );
+  await db
+    .insert(workstreams)
+    .ignore()
+    .values(
+      ordered.map((session) => ({
+        id: options.newWorkstreamId(),
+        orgId: scope.orgId,
+        userId: scope.userId,
+        harness: session.harness,
+        nativeSessionId: session.nativeSessionId,
+        cwd: cut(session.cwd, 1024),
+        transcriptPath: cut(session.transcriptPath, 1024),
+        model: cut(session.model, 128),
+        createdAt: options.now,
+        lastEventAt: options.now,
+      })),
+    );
 }
 
+/**
+ * Locks the workstreams of `sessions` that exist. One session: one locking read by its
+ * unique key. Several: their ids are read first (no locks), then locked by primary key in
+ * id order — a locking read by any other path may scan, and so wait on, rows of other
+ * sessions (a sealer's, another batch's) in an order that differs between transactions.
+ */
 async function lockWorkstreams(ex: Executor, scope: OwnerScope, sessions: readonly SessionRef[]): Promise<WorkstreamRow[]> {
   const list = padded(sessions, LIST_SIZES);
-  const query = preparedOn(ex, `lockWorkstreams:${list.length}`, (on) =>
-    on
-      .select()
-      .from(workstreams)
-      .where(
-        and(
-          eq(workstreams.orgId, sql.placeholder('orgId')),
-          eq(workstreams.userId, sql.placeholder('userId')),
-          or(
-            ...list.map((_, i) =>
-              and(eq(workstreams.harness, sql.placeholder(`h${i}`)), eq(workstreams.nativeSessionId, sql.placeholder(`s${i}`))),
-            ),
-          ),
-        ),
-      )
-      .for('update'),
-  );
+  const bySession = () =>
+    and(
+      eq(workstreams.orgId, sql.placeholder('orgId')),
+      eq(workstreams.userId, sql.placeholder('userId')),
+      or(...list.map((_, i) => and(eq(workstreams.harness, sql.placeholder(`h${i}`)), eq(workstreams.nativeSessionId, sql.placeholder(`s${i}`))))),
+    );
   const params: Record<string, unknown> = { orgId: scope.orgId, userId: scope.userId };
   list.forEach((session, i) => {
     params[`h${i}`] = session.harness;
     params[`s${i}`] = session.nativeSessionId;
   });
-  return query.execute(params);
+  if (sessions.length === 1) {
+    return preparedOn(ex, 'lockWorkstream', (on) => on.select().from(workstreams).where(bySession()).for('update')).execute(params);
+  }
+  const found = await preparedOn(ex, `findWorkstreams:${list.length}`, (on) => on.select({ id: workstreams.id }).from(workstreams).where(bySession())).execute(params);
+  if (found.length === 0) return [];
+  const ids = padded(found.map((row) => row.id).sort(), LIST_SIZES);
+  const lock = preparedOn(ex, `lockWorkstreamIds:${ids.length}`, (on) =>
+    on
+      .select()
+      .from(workstreams)
+      .where(
+        inArray(
+          workstreams.id,
+          ids.map((_, i) => sql.placeholder(`w${i}`)),
+        ),
+      )
+      .orderBy(workstreams.id)
+      .for('update'),
+  );
+  return lock.execute(Object.fromEntries(ids.map((id, i) => [`w${i}`, id])));
 }
 
 /** Ledger rows per INSERT are bounded by size too, well under max_allowed_packet (16 MiB by default). */
