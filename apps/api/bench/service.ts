@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const LAUNCHER = fileURLToPath(new URL('../launch.mjs', import.meta.url));
@@ -33,6 +33,12 @@ export async function startService(env: Record<string, string>): Promise<Running
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // BENCH_SERVICE_LOG=<file> keeps the service's own log lines (errors behind failed requests).
+  if (process.env.BENCH_SERVICE_LOG) {
+    const file = createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' });
+    child.stdout!.pipe(file);
+    child.stderr!.pipe(file);
+  }
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output.slice(-2000)}`)), 60_000);
