@@ -5,11 +5,15 @@ import { AppError } from '../errors';
 import type { Clock } from '../services/deps';
 import { HARNESS_ADAPTERS } from './adapters';
 import { canonicalJson, sha256Hex } from './canonical';
+import { createGroupCommit } from './group-commit';
 import type { Sanitizer } from './sanitize';
 import { AdapterError, type AdaptedEvent, type Harness } from './types';
 
 /** Largest payload accepted, after sanitizing, as canonical JSON. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
+/** Bounds of one transaction of merged single posts (as a batch's). */
+const MAX_GROUP_EVENTS = 256;
+const MAX_GROUP_BYTES = 8 * 1024 * 1024;
 const MAX_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 export interface HookDelivery {
@@ -111,26 +115,49 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     };
   }
 
-  async function append(principal: Principal, groups: SessionEvents[], now: Date) {
-    const outcomes = await appendWorkstreamEvents(db, ownerScope(principal), groups, { newWorkstreamId: () => newId('workstream', now), now });
-    for (const outcome of outcomes) if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
-    return outcomes;
+  /**
+   * Appends prepared events (of one owner, any sessions) in one transaction, each session's
+   * events in the order given; one result per event, in order.
+   */
+  async function appendPrepared(principal: Principal, events: readonly PreparedEvent[], now: Date): Promise<HookReceipt[]> {
+    const groups = new Map<string, { session: SessionRef; drafts: EventDraft[]; positions: number[] }>();
+    events.forEach(({ session, draft }, position) => {
+      const key = sessionKey(session);
+      const group = groups.get(key) ?? { session, drafts: [], positions: [] };
+      group.drafts.push(draft);
+      group.positions.push(position);
+      groups.set(key, group);
+    });
+    const sessions = [...groups.values()];
+    const outcomes = await appendWorkstreamEvents(db, ownerScope(principal), sessions, { newWorkstreamId: () => newId('workstream', now), now });
+    const receipts: HookReceipt[] = new Array(events.length);
+    outcomes.forEach((outcome, g) => {
+      if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
+      outcome.events.forEach((event, i) => {
+        receipts[sessions[g]!.positions[i]!] = {
+          event_id: event.eventId,
+          workstream_id: outcome.workstreamId,
+          sequence: event.sequence,
+          duplicate: event.duplicate,
+        };
+      });
+    });
+    return receipts;
   }
 
-  const receipt = (workstreamId: string, event: { eventId: string; sequence: number; duplicate: boolean }): HookReceipt => ({
-    event_id: event.eventId,
-    workstream_id: workstreamId,
-    sequence: event.sequence,
-    duplicate: event.duplicate,
+  /** Single posts of one owner that arrive while one of theirs is being appended go together in the next transaction. */
+  const singles = createGroupCommit<{ principal: Principal; event: PreparedEvent }, HookReceipt>({
+    run: (items) => appendPrepared(items[0]!.principal, items.map((item) => item.event), clock.now()),
+    maxItems: MAX_GROUP_EVENTS,
+    weight: (item) => item.event.draft.payloadBytes + item.event.draft.content.length,
+    maxWeight: MAX_GROUP_BYTES,
   });
 
   return {
     /** One delivery: sanitized, adapted, appended. Throws AppError (400/413) for payloads it cannot take. */
     async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
-      const now = clock.now();
-      const { session, draft } = prepare(delivery, now, '(body)');
-      const [outcome] = await append(principal, [{ session, drafts: [draft] }], now);
-      return receipt(outcome!.workstreamId, outcome!.events[0]!);
+      const event = prepare(delivery, clock.now(), '(body)');
+      return singles.submit(`${principal.orgId}\u0000${principal.userId}\u0000${principal.role}`, { principal, event });
     },
 
     /**
@@ -141,19 +168,16 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     async ingestBatch(principal: Principal, deliveries: HookDelivery[]): Promise<BatchItemResult[]> {
       const now = clock.now();
       const results: BatchItemResult[] = new Array(deliveries.length);
-      const groups = new Map<string, { session: SessionRef; drafts: EventDraft[]; indexes: number[] }>();
+      const prepared: PreparedEvent[] = [];
+      const indexes: number[] = [];
       deliveries.forEach((delivery, index) => {
         try {
           // A single post is held to 1 MiB by the body limit; a batch item is measured here.
           if (Buffer.byteLength(JSON.stringify(delivery.payload) ?? '') > MAX_PAYLOAD_BYTES) {
             throw new AppError('payload_too_large', `A hook payload may be at most ${MAX_PAYLOAD_BYTES} bytes`);
           }
-          const { session, draft } = prepare(delivery, now, `events.${index}.payload`);
-          const key = sessionKey(session);
-          const group = groups.get(key) ?? { session, drafts: [], indexes: [] };
-          group.drafts.push(draft);
-          group.indexes.push(index);
-          groups.set(key, group);
+          prepared.push(prepare(delivery, now, `events.${index}.payload`));
+          indexes.push(index);
         } catch (error) {
           if (!(error instanceof AppError) || (error.status !== 400 && error.status !== 413)) throw error;
           results[index] = {
@@ -166,14 +190,8 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
           };
         }
       });
-      const sessions = [...groups.values()];
-      const outcomes = sessions.length > 0 ? await append(principal, sessions, now) : [];
-      outcomes.forEach((outcome, g) =>
-        outcome.events.forEach((event, position) => {
-          const index = sessions[g]!.indexes[position]!;
-          results[index] = { index, status: 202, ...receipt(outcome.workstreamId, event) };
-        }),
-      );
+      const receipts = prepared.length > 0 ? await appendPrepared(principal, prepared, now) : [];
+      receipts.forEach((receipt, i) => (results[indexes[i]!] = { index: indexes[i]!, status: 202, ...receipt }));
       return results;
     },
   };
