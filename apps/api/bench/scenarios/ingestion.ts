@@ -11,13 +11,15 @@ const FIXTURES = ['user-prompt-submit', 'pre-tool-use-bash', 'post-tool-use-bash
 );
 const SESSIONS = 64;
 export const BATCH = 256;
+/** Sessions a batch holds: a client draining its spool sends the events of its own machine's sessions. */
+const SESSIONS_PER_BATCH = 2;
 
 /** Realistic Claude Code payloads: the fixture shapes, spread over many sessions, each event unique. */
-export function hookPayload(run: string, i: number): Record<string, unknown> {
+export function hookPayload(run: string, i: number, session = i % SESSIONS): Record<string, unknown> {
   const base = FIXTURES[i % FIXTURES.length]!;
   return {
     ...base,
-    session_id: `${run}-session-${i % SESSIONS}`,
+    session_id: `${run}-session-${session}`,
     ...(base.tool_use_id ? { tool_use_id: `toolu_${run}_${i}` } : {}),
     ...(base.prompt ? { prompt: `${String(base.prompt)} (event ${i})` } : {}),
   };
@@ -70,6 +72,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
   const run = `bench${Date.now().toString(36)}`;
   let single = 0;
   let batch = 0;
+  let batchNumber = 0;
   const accepted = { single: 0, batch: 0 };
 
   const load = async () => {
@@ -104,9 +107,12 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
           path: '/v1/hooks/batch',
           headers,
           setupRequest: (request) => {
+            // Consecutive batches come from different clients, each with sessions of its own.
+            const client = batchNumber++ % concurrency;
             const events = Array.from({ length: BATCH }, () => {
               const i = batch++;
-              return { harness: 'claude-code', payload: hookPayload(`${run}b`, i), idempotency_key: `${run}-b-${i}` };
+              const session = client * SESSIONS_PER_BATCH + (i % SESSIONS_PER_BATCH);
+              return { harness: 'claude-code', payload: hookPayload(`${run}b`, i, session), idempotency_key: `${run}-b-${i}` };
             });
             return { ...request, body: JSON.stringify({ events }) };
           },
@@ -148,7 +154,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
     measurements: [result.singles, batchEvents],
     ratios,
     notes: [
-      `${acceptedEvents} events accepted, ${ledger} ledger rows, ${lines} archived lines${sealed ? '' : ' (archive still catching up at the deadline)'}; ${SESSIONS} sessions; S3 driver against s3rver.`,
+      `${acceptedEvents} events accepted, ${ledger} ledger rows, ${lines} archived lines${sealed ? '' : ' (archive still catching up at the deadline)'}; single posts spread over ${SESSIONS} sessions, each batch holding ${SESSIONS_PER_BATCH} sessions of one of ${concurrency} clients; S3 driver against s3rver.`,
     ],
   };
 }
