@@ -14,6 +14,9 @@ export function measurementTable(measurements: Measurement[]): string {
   );
 }
 
+/** Figures reported for information ("—", "none …") have no target to meet or miss. */
+const hasTarget = (r: { target: string }) => r.target !== '—' && !r.target.startsWith('none');
+
 /** The whole run as text: one block per scenario, measurements then figures against targets. */
 export function renderReport(reports: ScenarioReport[]): string {
   return reports
@@ -21,7 +24,7 @@ export function renderReport(reports: ScenarioReport[]): string {
       const parts = [`## ${report.scenario}`];
       if (report.measurements.length > 0) parts.push(measurementTable(report.measurements));
       if (report.ratios.length > 0) {
-        parts.push(table(['figure', 'value', 'target', ''], report.ratios.map((r) => [r.name, r.value, r.target, r.met ? 'met' : 'MISSED'])));
+        parts.push(table(['figure', 'value', 'target', ''], report.ratios.map((r) => [r.name, r.value, r.target, !hasTarget(r) ? '' : r.met ? 'met' : 'MISSED'])));
       }
       for (const note of report.notes) parts.push(`note: ${note}`);
       return parts.join('\n\n');
