@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '@memory-bank/db';
 import { bodyLimit } from 'hono/body-limit';
+import type { MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -97,17 +98,25 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
   app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
-  const limitBody = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: () => {
-        // The rest of the body is never read: close the connection rather than leave
-        // the client's unsent bytes to be parsed as its next request.
-        throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes`, {
-          headers: { Connection: 'close' },
-        });
-      },
-    });
+  const limitBody = (maxSize: number): MiddlewareHandler<AppEnv> => {
+    const tooLarge = () => {
+      // The rest of the body is never read: close the connection rather than leave
+      // the client's unsent bytes to be parsed as its next request.
+      throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes`, {
+        headers: { Connection: 'close' },
+      });
+    };
+    const streamed = bodyLimit({ maxSize, onError: tooLarge });
+    // A declared length is checked from the header alone: asking for the body stream (as
+    // bodyLimit does) makes the Node adapter build a full Request for every request,
+    // bodiless GETs included, and read the body through a web stream.
+    return async (c, next) => {
+      const length = c.req.header('content-length');
+      if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number(length) > maxSize ? tooLarge() : next();
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+      return streamed(c, next);
+    };
+  };
   const defaultLimit = limitBody(MAX_BODY_BYTES);
   const batchLimit = limitBody(MAX_BATCH_BYTES);
   app.use('/v1/*', (c, next) => (c.req.path === postHooksBatchRoute.path ? batchLimit : defaultLimit)(c, next));
