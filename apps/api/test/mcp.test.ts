@@ -222,6 +222,18 @@ describe('MCP over HTTP', () => {
     expect(await call.json()).toMatchObject({ id: 3, result: { structuredContent: { results: expect.any(Array) } } });
   });
 
+  it('answers a body that is not JSON, or not JSON-RPC, with a JSON-RPC parse error', async () => {
+    const headers = { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    for (const body of ['{"jsonrpc": "2.0", "id": 1, "method": ', '', 'null', '42']) {
+      const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body });
+      expect(res.status, body).toBe(400);
+      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+    }
+    // The same connection still serves a good request afterwards.
+    const ok = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: headers.authorization });
+    expect(ok.status).toBe(200);
+  });
+
   it('needs a valid key: 401 with WWW-Authenticate at the HTTP level', async () => {
     for (const headers of [{}, { authorization: 'Bearer mbk_' + 'x'.repeat(40) }] as Record<string, string>[]) {
       const res = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers);

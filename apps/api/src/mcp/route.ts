@@ -84,7 +84,20 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      const response = await transport.handleRequest(c.req.raw);
+      // The body is read through Hono, which the Node adapter serves straight from the socket;
+      // left to the transport, it would be read through a web stream. What is not JSON goes
+      // to the transport as it came, for its JSON-RPC parse error.
+      const text = await c.req.text();
+      let parsedBody: unknown;
+      try {
+        parsedBody = JSON.parse(text);
+      } catch {
+        parsedBody = undefined;
+      }
+      const response =
+        parsedBody === undefined
+          ? await transport.handleRequest(new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }))
+          : await transport.handleRequest(c.req.raw, { parsedBody });
       // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept.
       return c.newResponse(response.body, response);
     } finally {
