@@ -53,13 +53,17 @@ describe('group commit', () => {
     expect(await Promise.all(results)).toHaveLength(8);
   });
 
-  it('runs the items of a failed merged run again one by one, so a bad item fails only its caller', async () => {
+  it('runs the items of a failed merged run again each on its own, so a bad item fails only its caller', async () => {
     const { runs, run, finishAll } = controlledRuns((item) => item === 'bad');
     const commit = createGroupCommit({ run, maxItems: 10, weight: () => 1, maxWeight: 100 });
     const results = ['a', 'b', 'bad', 'c'].map((item) => commit.submit('owner', item));
     const settled = Promise.allSettled(results);
-    for (let i = 0; i < 6; i++) await finishAll();
+    await finishAll(); // 'a' alone
+    await finishAll(); // the merged run fails
+    // All three retries have started before any of them finished.
     expect(runs).toEqual([['a'], ['b', 'bad', 'c'], ['b'], ['bad'], ['c']]);
+    for (let i = 0; i < 3; i++) await finishAll();
+    expect(runs).toHaveLength(5);
     expect((await settled).map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['done:a', 'done:b', 'rejected', 'done:c']);
   });
 });

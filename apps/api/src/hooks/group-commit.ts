@@ -8,8 +8,8 @@
  * durable; what is saved is the round trips, commits and fsyncs of the transactions
  * that were merged.
  *
- * When a merged run fails, its items run again one by one, so one bad item fails only
- * its own caller.
+ * When a merged run fails, its items run again each on its own (concurrently), so one
+ * bad item fails only its own caller.
  */
 export interface GroupCommitOptions<T, R> {
   /** Runs items of one key in one transaction; results in the items' order. */
@@ -58,7 +58,9 @@ export function createGroupCommit<T, R>(options: GroupCommitOptions<T, R>) {
         const results = await options.run(group.map((waiting) => waiting.item));
         group.forEach((waiting, i) => waiting.resolve(results[i]!));
       } catch {
-        for (const waiting of group) await runAlone(waiting);
+        // At once, not one after another: when the database is down each would wait out
+        // its own connect timeout.
+        await Promise.all(group.map(runAlone));
       }
     }
     queues.delete(key);
