@@ -11,6 +11,7 @@ import { createArchiver, type Archiver, type ArchiverOptions } from './archive/s
 import { routeNotFound } from './auth/operator';
 import { oidcEnabled, type Config } from './config';
 import { createOidcAuthenticator } from './auth/oidc';
+import { bodyBudget } from './http/body-budget';
 import { corsMiddleware } from './http/cors';
 import { registerWellKnownRoutes } from './routes/system/well-known';
 import { AppError } from './errors';
@@ -119,8 +120,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   };
   const defaultLimit = limitBody(MAX_BODY_BYTES);
   const batchLimit = limitBody(MAX_BATCH_BYTES);
-  app.use('/v1/*', (c, next) => (c.req.path === postHooksBatchRoute.path ? batchLimit : defaultLimit)(c, next));
-  app.use(MCP_PATH, defaultLimit);
+  const budget = bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, (path) => (path === postHooksBatchRoute.path ? MAX_BATCH_BYTES : MAX_BODY_BYTES));
+  app.use('/v1/*', budget, (c, next) => (c.req.path === postHooksBatchRoute.path ? batchLimit : defaultLimit)(c, next));
+  app.use(MCP_PATH, budget, defaultLimit);
 
   registerHealthRoutes(app);
   registerWellKnownRoutes(app);
