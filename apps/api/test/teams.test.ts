@@ -230,6 +230,20 @@ describe('quota', () => {
       await capped.close();
     }
   });
+
+  it('holds under concurrent saves: exactly the quota is stored, the rest get 409', async () => {
+    const capped = await startTestServer({ env: { MEMORY_QUOTA_PER_ORG: '2' } });
+    try {
+      const tenant = await createTenant(capped.services, capped.url);
+      const saves = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => tenant.owner.api.post('/v1/memory', { body: { content: `racing ${i}` } })),
+      );
+      expect(saves.map((r) => r.status).sort()).toEqual([201, 201, ...Array(10).fill(409)]);
+      expect((await tenant.owner.api.get('/v1/memory')).body.memories).toHaveLength(2);
+    } finally {
+      await capped.close();
+    }
+  });
 });
 
 // ——— the role matrix: every route, every kind of caller ———

@@ -1,5 +1,5 @@
 import {
-  countOrgMemories,
+  countOrgMemoriesLocked,
   deleteOrgMemory,
   findMemory,
   inTransaction,
@@ -64,7 +64,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
   /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
   async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
     const quota = config.MEMORY_QUOTA_PER_ORG;
-    if (quota > 0 && (await countOrgMemories(ex, principal)) >= quota) {
+    if (quota > 0 && (await countOrgMemoriesLocked(ex, principal)) >= quota) {
       throw new AppError('quota_exceeded', `This org stores its maximum of ${quota} memories; delete some to save more`);
     }
   }

@@ -3,6 +3,7 @@ import type { Executor } from '../client';
 import {
   memory,
   memoryContext,
+  orgs,
   type Citation,
   type ContextOrigin,
   type MemoryContextRow,
@@ -382,8 +383,13 @@ export async function purgeMemberMemories(ex: Executor, org: OrgScope, userId: s
   return { memories: deleted.affectedRows, contexts: contexts?.n ?? 0 };
 }
 
-/** How many memories the org stores (for its quota). */
-export async function countOrgMemories(ex: Executor, org: OrgScope): Promise<number> {
+/**
+ * How many memories the org stores, for its quota, with the org's row locked until the
+ * transaction ends: saves that check the quota queue behind each other, so two cannot
+ * both take the last place.
+ */
+export async function countOrgMemoriesLocked(ex: Executor, org: OrgScope): Promise<number> {
+  await ex.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, org.orgId)).for('update');
   const [row] = await ex.select({ n: count() }).from(memory).where(eq(memory.orgId, org.orgId));
   return row?.n ?? 0;
 }
