@@ -246,6 +246,28 @@ describe('quota', () => {
   });
 });
 
+describe('admin powers need the admin scope', () => {
+  it("lets an admin's key without the admin scope do only what a member's key does", async () => {
+    const created = await admin.api.post('/v1/api-keys', { body: { name: 'no admin scope', scopes: ['memory:read', 'memory:write'] } });
+    expect(created.status).toBe(201);
+    const narrow = client(server.url, created.body.key as string);
+    const shared = await save(owner, { content: 'shared, for the scope test', scope: 'org' });
+    const privateOne = await save(member, { content: 'private, for the scope test' });
+
+    expect((await narrow.post('/v1/memory', { body: { content: 'would be shared', scope: 'org' } })).status).toBe(403);
+    expect((await narrow.patch(`/v1/memory/${shared.id}`, { body: { content: 'changed' } })).status).toBe(403);
+    expect((await narrow.delete(`/v1/memory/${shared.id}`)).status).toBe(403);
+    // A member's private memory is invisible to a member, so to this key too.
+    expect((await narrow.delete(`/v1/memory/${privateOne.id}`)).status).toBe(404);
+    expect((await member.api.get(`/v1/memory/${privateOne.id}`)).status).toBe(200);
+    // Its own memories it manages as anyone does; the admin's full key keeps its powers.
+    const own = await save({ ...admin, api: narrow }, { content: 'mine' });
+    expect((await narrow.delete(`/v1/memory/${own.id}`)).status).toBe(204);
+    expect((await admin.api.delete(`/v1/memory/${privateOne.id}`)).status).toBe(204);
+    expect((await admin.api.patch(`/v1/memory/${shared.id}`, { body: { content: 'changed by an admin' } })).status).toBe(200);
+  });
+});
+
 // ——— the role matrix: every route, every kind of caller ———
 
 type Actor = 'owner' | 'admin' | 'member' | 'otherAdmin' | 'operator' | 'none';

@@ -1,4 +1,4 @@
-import type { ApiKeyScope, OwnerScope } from '@memory-bank/db';
+import { isOrgAdmin, type ApiKeyScope, type OwnerScope } from '@memory-bank/db';
 
 /**
  * An authenticated caller: the owner scope every query takes, what the credential may do,
@@ -10,6 +10,15 @@ export interface Principal extends OwnerScope {
   readonly keyId: string | null;
   readonly scopes: readonly ApiKeyScope[];
   readonly requestId: string;
+}
+
+/**
+ * Admin powers (org-shared memories, other members' data, the audit trail): an admin or
+ * owner, signed in with a credential that carries the `admin` scope. With a key of fewer
+ * scopes an admin acts as a member.
+ */
+export function hasAdminPowers(principal: Principal): boolean {
+  return isOrgAdmin(principal) && principal.scopes.includes('admin');
 }
 
 /** The owner scope of a principal, as the db helpers take it. */

@@ -1,6 +1,6 @@
-import { insertAuditEvent, isOrgAdmin, listAuditEvents, newId, type AuditEventRow, type Executor } from '@memory-bank/db';
+import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Executor } from '@memory-bank/db';
 import { AppError } from '../errors';
-import type { Principal } from '../auth/principal';
+import { hasAdminPowers, type Principal } from '../auth/principal';
 import { beforeIdCursor } from './cursor';
 import type { Clock, ServiceDeps } from './deps';
 
@@ -63,7 +63,7 @@ export function createAuditService({ db }: ServiceDeps) {
       principal: Principal,
       options: { limit: number; cursor?: string; action?: string; actor?: string },
     ): Promise<{ events: AuditEventRow[]; nextCursor: string | null }> {
-      if (!isOrgAdmin(principal)) throw new AppError('forbidden', 'Only org admins and owners can read the audit trail');
+      if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can read the audit trail');
       const page = await listAuditEvents(db, principal, {
         limit: options.limit,
         ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'auditEvent') } : {}),

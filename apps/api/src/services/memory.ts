@@ -5,7 +5,6 @@ import {
   inTransaction,
   insertMemory,
   isId,
-  isOrgAdmin,
   listMemories,
   lockOrgMemory,
   lockVisibleMemory,
@@ -21,7 +20,7 @@ import {
   type MemorySource,
   type ScoredMemoryRecord,
 } from '@memory-bank/db';
-import { ownerScope, type Principal } from '../auth/principal';
+import { hasAdminPowers, ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -76,8 +75,8 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
      */
     create(principal: Principal, input: NewMemoryInput, source: MemorySource): Promise<MemoryRecord> {
       const scope = input.scope ?? 'user';
-      if (scope === 'org' && !isOrgAdmin(principal)) {
-        throw new AppError('forbidden', 'Only org admins and owners can save org-shared memories');
+      if (scope === 'org' && !hasAdminPowers(principal)) {
+        throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can save org-shared memories');
       }
       const now = clock.now();
       const memory = {
@@ -137,8 +136,8 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
       return db.transaction(async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!current) throw notFound('Memory');
-        if (current.scope === 'org' && !isOrgAdmin(principal)) {
-          throw new AppError('forbidden', 'Only org admins and owners can change org-shared memories');
+        if (current.scope === 'org' && !hasAdminPowers(principal)) {
+          throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can change org-shared memories');
         }
         return writeMemoryChange(tx, current, {
           content: change.content?.trim(),
@@ -155,7 +154,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
     async remove(principal: Principal, id: string): Promise<void> {
       if (!isId('memory', id)) throw notFound('Memory');
       await db.transaction(async (tx) => {
-        if (isOrgAdmin(principal)) {
+        if (hasAdminPowers(principal)) {
           const target = await lockOrgMemory(tx, principal, id);
           if (!target) throw notFound('Memory');
           await deleteOrgMemory(tx, principal, id);
@@ -171,7 +170,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         }
         const target = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!target) throw notFound('Memory');
-        if (target.scope === 'org') throw new AppError('forbidden', 'Only org admins and owners can delete org-shared memories');
+        if (target.scope === 'org') throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can delete org-shared memories');
         await deleteOrgMemory(tx, principal, id);
       });
     },

@@ -4,7 +4,6 @@ import {
   deleteOrgRow,
   findOrg,
   isId,
-  isOrgAdmin,
   listMemberMemoryMetadata,
   listUsers,
   lockUser,
@@ -20,7 +19,7 @@ import {
   type UserRow,
 } from '@memory-bank/db';
 import type { Archiver } from '../archive/sealer';
-import type { Principal } from '../auth/principal';
+import { hasAdminPowers, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, operatorActor, recordAudit, type AuditActor } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -36,7 +35,7 @@ export interface PurgeCounts {
 export type TeamService = ReturnType<typeof createTeamService>;
 
 function requireAdmin(principal: Principal): void {
-  if (!isOrgAdmin(principal)) throw new AppError('forbidden', 'Only org admins and owners can do this');
+  if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can do this');
 }
 
 /**
