@@ -87,6 +87,41 @@ describe('POST /v1/hooks/{harness}', () => {
   });
 });
 
+describe('hostile payloads', () => {
+  it('takes lone UTF-16 surrogates (stored as U+FFFD), in single posts and batches', async () => {
+    const session = `${newSessionId()}\ud800`;
+    const single = await user.api.post('/v1/hooks/claude-code', {
+      rawBody: JSON.stringify({ session_id: session, hook_event_name: 'UserPromptSubmit', prompt: 'lone \udc00' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(single.status).toBe(202);
+    const batch = await user.api.post('/v1/hooks/batch', {
+      body: { events: [{ harness: 'generic', payload: { session_id: '\ud800x', event: 'e', text: 't\udfff' } }, { harness: 'claude-code', payload: fixture('claude-code', 'stop', { session_id: session }) }] },
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.results.map((r: { status: number }) => r.status)).toEqual([202, 202]);
+    expect(batch.body.results[1].workstream_id).toBe(single.body.workstream_id);
+    const events = await user.api.get(`/v1/workstreams/${single.body.workstream_id}/events?include_lifecycle=true`);
+    expect(events.body.events[0].content).toContain('lone \ufffd');
+  });
+
+  it('refuses payloads nested more than 64 levels deep with 400, whatever the depth', async () => {
+    const deep = (levels: number) => `{"session_id":"${newSessionId()}","hook_event_name":"X","a":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}`;
+    expect((await user.api.post('/v1/hooks/claude-code', { rawBody: deep(60), headers: { 'content-type': 'application/json' } })).status).toBe(202);
+    for (const levels of [64, 3000, 100_000]) {
+      const res = await user.api.post('/v1/hooks/claude-code', { rawBody: deep(levels), headers: { 'content-type': 'application/json' } });
+      expect(res.status, String(levels)).toBe(400);
+      expect(res.body.errors[0].path).toMatch(/^a\.a\.a/);
+    }
+    const batch = await user.api.post('/v1/hooks/batch', {
+      rawBody: `{"events":[{"harness":"generic","payload":${deep(3000)}}]}`,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(batch.status).toBe(400);
+    expect(batch.body.errors[0].path).toMatch(/^events\.0\.payload\.a/);
+  });
+});
+
 describe('idempotency', () => {
   it('answers a retried delivery with the original sequence, duplicate: true', async () => {
     const session = newSessionId();

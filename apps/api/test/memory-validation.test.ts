@@ -75,6 +75,40 @@ describe('memory limits (400 problem naming the field)', () => {
     expect(res.body.contexts).toHaveLength(16);
   });
 
+  it('stores lone UTF-16 surrogates as U+FFFD wherever they come, and answers what it stored', async () => {
+    // Valid JSON, but not text MySQL can keep (tags and citations are JSON columns).
+    const rawBody = '{"content":"half \\ud83d a smile","tags":["\\udfff","ok"],"contexts":[{"snippet":"s \\ud800","citation":{"k\\udc00":"\\ud800"}}]}';
+    const created = await tenant.owner.api.post('/v1/memory', { rawBody, headers: { 'content-type': 'application/json' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      content: 'half \ufffd a smile',
+      tags: ['\ufffd', 'ok'],
+      contexts: [{ snippet: 's \ufffd', citation: { 'k\ufffd': '\ufffd' } }],
+    });
+    const read = await tenant.owner.api.get(`/v1/memory/${created.body.id}`);
+    expect(read.body).toEqual(created.body);
+    const patched = await tenant.owner.api.patch(`/v1/memory/${created.body.id}`, {
+      rawBody: '{"tags":["\\ud800x"]}',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.tags).toEqual(['\ufffdx']);
+  });
+
+  it('limits how deeply a citation nests (16 levels) and never fails on deeper JSON', async () => {
+    const nested = (levels: number): Record<string, unknown> => (levels === 1 ? { a: 1 } : { a: nested(levels - 1) });
+    const ok = await tenant.owner.api.post('/v1/memory', { body: { content: 'deep', contexts: [{ snippet: 's', citation: nested(16) }] } });
+    expect(ok.status).toBe(201);
+    for (const levels of [17, 32, 5000]) {
+      const res = await tenant.owner.api.post('/v1/memory', {
+        rawBody: `{"content":"deep","contexts":[{"snippet":"s","citation":${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}}]}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(res.status, String(levels)).toBe(400);
+      expect(res.body.errors[0].path).toBe('contexts.0.citation');
+    }
+  });
+
   it('refuses a body over 1 MiB with 413', async () => {
     const res = await tenant.owner.api.post('/v1/memory', { rawBody: JSON.stringify({ content: 'x', pad: repeat(1024 * 1024) }), headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(413);

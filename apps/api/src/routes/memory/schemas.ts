@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CONTEXT_ORIGINS, MEMORY_SCOPES, MEMORY_SOURCES, type MemoryRecord, type ScoredMemoryRecord } from '@memory-bank/db';
+import { nestsWithin } from '../../http/json-input';
 
 /** Limits of the memory contract (docs/api.md#limits). */
 export const MEMORY_LIMITS = {
@@ -10,6 +11,7 @@ export const MEMORY_LIMITS = {
   snippetChars: 4000,
   idChars: 128,
   citationBytes: 16 * 1024,
+  citationDepth: 16,
   listLimit: 100,
   searchLimit: 50,
   queryChars: 512,
@@ -53,10 +55,17 @@ export const TagFilter = z
 
 const Citation = z
   .record(z.string(), z.unknown())
-  .refine((value) => Buffer.byteLength(JSON.stringify(value)) <= MEMORY_LIMITS.citationBytes, {
-    message: `Must be at most ${MEMORY_LIMITS.citationBytes} bytes of JSON`,
+  .superRefine((value, ctx) => {
+    // Depth first: it bounds what JSON.stringify has to walk (and MySQL's JSON nests 32 deep at most).
+    if (!nestsWithin(value, MEMORY_LIMITS.citationDepth)) {
+      ctx.addIssue({ code: 'custom', message: `Must nest at most ${MEMORY_LIMITS.citationDepth} levels deep` });
+    } else if (Buffer.byteLength(JSON.stringify(value)) > MEMORY_LIMITS.citationBytes) {
+      ctx.addIssue({ code: 'custom', message: `Must be at most ${MEMORY_LIMITS.citationBytes} bytes of JSON` });
+    }
   })
-  .openapi({ description: 'Where the snippet comes from (free-form JSON object, ≤ 16 KiB), e.g. `{ "url": "…", "title": "…" }`.' });
+  .openapi({
+    description: 'Where the snippet comes from (free-form JSON object, ≤ 16 KiB, nesting ≤ 16 levels), e.g. `{ "url": "…", "title": "…" }`.',
+  });
 
 export const ContextInput = z
   .object({
