@@ -19,23 +19,11 @@ export function nestsWithin(value: unknown, limit: number): boolean {
  * the first value nested deeper than MAX_JSON_DEPTH (the body is then refused), else null.
  */
 export function prepareJsonInput(body: unknown): string | null {
-  const path: (string | number)[] = [];
+  const path: string[] = [];
   const visit = (node: object, depth: number): boolean => {
     if (depth > MAX_JSON_DEPTH) return false;
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) {
-        const child: unknown = node[i];
-        if (typeof child === 'string') {
-          if (!child.isWellFormed()) node[i] = child.toWellFormed();
-        } else if (child !== null && typeof child === 'object') {
-          path.push(i);
-          if (!visit(child, depth + 1)) return false;
-          path.pop();
-        }
-      }
-      return true;
-    }
     const record = node as Record<string, unknown>;
+    // An array's keys are its indexes ("0", "1", …), always well-formed.
     for (const key of Object.keys(record)) {
       let name = key;
       if (!key.isWellFormed()) {
