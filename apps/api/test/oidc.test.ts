@@ -81,7 +81,7 @@ describe('sign-in with an OIDC token', () => {
   });
 
   it('gives a member without a (verified) email claim a placeholder address', async () => {
-    for (const claims of [{}, { email: `${unique('unverified')}@example.test`, email_verified: false }]) {
+    for (const claims of [{}, { email: `${unique('unverified')}@example.test`, email_verified: false }, { email: `${unique('unvouched')}@example.test` }]) {
       const sub = unique('anon');
       expect((await as(await issuer.sign({ sub, org_id: tenant.orgId, ...claims })).get('/v1/memory')).status).toBe(200);
       const [row] = await usersWithIdentity(sub);
@@ -95,8 +95,13 @@ describe('sign-in with an OIDC token', () => {
     const added = await tenant.owner.api.post('/v1/org/members', { body: { email, role: 'admin' } });
     expect(added.status).toBe(201);
 
+    // An email the provider does not vouch for links nobody: that caller is a new member.
+    const impostor = unique('impostor');
+    expect((await as(await issuer.sign({ sub: impostor, org_id: tenant.orgId, email })).post('/v1/org/members', { body: { email: `${unique('x')}@example.test`, role: 'member' } })).status).toBe(403);
+    expect((await usersWithIdentity(impostor))[0]).toMatchObject({ role: 'member' });
+
     const sub = unique('grace');
-    const grace = as(await issuer.sign({ sub, org_id: tenant.orgId, email: email.toUpperCase() }));
+    const grace = as(await issuer.sign({ sub, org_id: tenant.orgId, email: email.toUpperCase(), email_verified: true }));
     const invited = await grace.post('/v1/org/members', { body: { email: `${unique('invitee')}@example.test`, role: 'member' } });
     expect(invited.status).toBe(201);
 
@@ -132,15 +137,15 @@ describe('sign-in with an OIDC token', () => {
     const added = await tenant.owner.api.post('/v1/org/members', { body: { email, role: 'member' } });
     await server.database.pool.query('UPDATE users SET removed_at = NOW(3) WHERE id = ?', [added.body.user.id]);
     const newcomer = unique('newcomer');
-    expectInvalidToken(await as(await issuer.sign({ sub: newcomer, org_id: tenant.orgId, email })).get('/v1/memory'));
+    expectInvalidToken(await as(await issuer.sign({ sub: newcomer, org_id: tenant.orgId, email, email_verified: true })).get('/v1/memory'));
     expect(await usersWithIdentity(newcomer)).toHaveLength(0);
   });
 
   it('refuses a second identity claiming the email of an already linked member', async () => {
     const email = `${unique('taken')}@example.test`;
-    expect((await as(await issuer.sign({ sub: unique('first'), org_id: tenant.orgId, email })).get('/v1/memory')).status).toBe(200);
+    expect((await as(await issuer.sign({ sub: unique('first'), org_id: tenant.orgId, email, email_verified: true })).get('/v1/memory')).status).toBe(200);
     const second = unique('second');
-    expectInvalidToken(await as(await issuer.sign({ sub: second, org_id: tenant.orgId, email })).get('/v1/memory'));
+    expectInvalidToken(await as(await issuer.sign({ sub: second, org_id: tenant.orgId, email, email_verified: true })).get('/v1/memory'));
     expect(await usersWithIdentity(second)).toHaveLength(0);
   });
 

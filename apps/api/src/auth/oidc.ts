@@ -79,10 +79,14 @@ function isKeySetUnavailable(error: unknown): boolean {
   return error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error.code === errors.JOSEError.code;
 }
 
-/** The email claim, lower-cased, unless the provider says it is unverified. */
+/**
+ * The email claim, lower-cased, only when the provider vouches for it (`email_verified`
+ * true): an email a user can set freely must not make them a member an admin invited
+ * (the "nOAuth" account takeover).
+ */
 function verifiedEmail(claims: JWTPayload): string | null {
   const { email, email_verified: verified } = claims;
-  if (typeof email !== 'string' || verified === false || verified === 'false') return null;
+  if (typeof email !== 'string' || (verified !== true && verified !== 'true')) return null;
   const normalised = email.trim().toLowerCase();
   return normalised.length <= 320 && /^[^\s@]+@[^\s@]+$/.test(normalised) ? normalised : null;
 }
