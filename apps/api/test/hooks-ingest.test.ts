@@ -84,6 +84,11 @@ describe('POST /v1/hooks/{harness}', () => {
     expect(huge.status).toBe(413);
     const badKey = await post(fixture('claude-code', 'user-prompt-submit', { session_id: session }), 'claude-code', { 'idempotency-key': 'has spaces' });
     expect(badKey.status).toBe(400);
+    expect(badKey.body.errors[0].path).toBe('idempotency-key');
+    const badItemKey = await user.api.post('/v1/hooks/batch', {
+      body: { events: [{ harness: 'claude-code', payload: fixture('claude-code', 'stop', { session_id: session }), idempotency_key: 'has spaces' }] },
+    });
+    expect(badItemKey.body.results[0]).toMatchObject({ status: 400, errors: [{ path: 'events.0.idempotency_key' }] });
   });
 });
 

@@ -72,8 +72,10 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
       throw new AppError('validation_failed', 'A hook payload must be a JSON object', { errors: [{ path, message: 'Expected a JSON object' }] });
     }
     if (delivery.idempotencyKey !== undefined && !MAX_IDEMPOTENCY_KEY.test(delivery.idempotencyKey)) {
+      // A single post's key is its header; a batch item's sits beside its payload.
+      const keyPath = path === '(body)' ? 'idempotency-key' : path.replace(/payload$/, 'idempotency_key');
       throw new AppError('validation_failed', 'Idempotency-Key must be 1–128 visible ASCII characters', {
-        errors: [{ path: 'idempotency_key', message: 'Must be 1–128 visible ASCII characters' }],
+        errors: [{ path: keyPath, message: 'Must be 1–128 visible ASCII characters' }],
       });
     }
     const sanitized = sanitizer.sanitize(payload as Record<string, unknown>);
