@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db';
+import { ensureDatabase, hasErrorCode, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import type { ZodType } from 'zod';
@@ -171,7 +171,9 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
     else if (error instanceof ConfigError) console.error(error.message);
     else if (error instanceof AppError) console.error(`${error.detail} (${error.code})`);
-    else console.error(`Failed: ${error instanceof Error ? error.message : String(error)}`);
+    else if (hasErrorCode(error, 'ER_BAD_DB_ERROR') || hasErrorCode(error, 'ER_NO_SUCH_TABLE')) {
+      console.error('The database in DATABASE_URL has no Memory Bank schema (yet): run `pnpm cli db migrate` (or `pnpm start`) first.');
+    } else console.error(`Failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(error instanceof UsageError ? 64 : 1);
   },
 );

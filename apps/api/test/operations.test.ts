@@ -97,4 +97,12 @@ describe('pnpm cli', () => {
     const missing = await runPnpm(['cli', 'keys', 'revoke', '--key', 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV'], env);
     expect(missing.code).toBe(1);
   });
+
+  it('says what to do when the database has no schema yet', async () => {
+    const url = new URL(inject('databaseUrl'));
+    url.pathname = `/mb_never_created_${Date.now().toString(36)}`;
+    const result = await runPnpm(['cli', 'orgs', 'create', '--name', 'Too early', '--owner-email', 'early@example.test'], { DATABASE_URL: url.toString() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/pnpm cli db migrate/);
+  });
 });
