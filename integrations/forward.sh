@@ -43,11 +43,22 @@ post() {
   fi
 }
 
-# Spooled files are named <epoch>.<idempotency key>.<harness>.json and hold the payload as received.
+# Spooled files are named <stamp>.<idempotency key>.<harness>.json and hold the payload as received;
+# <stamp> (see spool_stamp) makes their names sort in arrival order.
 parse_name() {
   fkey=${1##*/} && fkey=${fkey#*.}
   fharness=${fkey#*.} && fharness=${fharness%.json}
   fkey=${fkey%%.*}
+}
+
+# Nanoseconds since the epoch: hooks fire several times a second, and spooled events must
+# drain in the order they happened. date +%N where date has it (GNU), else perl's clock
+# (macOS), else whole seconds (same-second events then drain in any order).
+spool_stamp() {
+  stamp=$(date +%s%N 2>/dev/null)
+  case $stamp in *[!0-9]* | '') stamp=$(perl -MTime::HiRes=time -e 'printf "%.0f", time * 1e9' 2>/dev/null) ;; esac
+  case $stamp in *[!0-9]* | '') stamp=$(date +%s)000000000 ;; esac
+  printf '%s' "$stamp"
 }
 
 # Writes the batch body for the spooled files given as arguments (≤ 256, oldest first) to stdout,
@@ -143,8 +154,8 @@ case $code in
   400 | 413 | 415 | 422) ;; # refused for good (malformed, too large): retrying cannot help
   *) # Service down or failing: spool it (temp file + mv = atomic), keeping at most $max files.
     [ $(($(wc -c <"$tmp"))) -le 1048576 ] || exit 0 # over 1 MiB the service refuses it anyway
-    mv "$tmp" "$spool/$(date +%s).$key.$harness.json" || exit 0
-    set -- "$spool"/*.json # oldest first: names start with the epoch
+    mv "$tmp" "$spool/$(spool_stamp).$key.$harness.json" || exit 0
+    set -- "$spool"/*.json # oldest first: names start with the stamp
     drop=$(($# - max))
     for f; do
       [ "$drop" -gt 0 ] || break

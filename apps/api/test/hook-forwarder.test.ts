@@ -197,7 +197,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
     const files = spooled(spool);
     expect(files).toHaveLength(1);
     const key = server.requests[0]!.headers['idempotency-key'];
-    expect(files[0]).toMatch(new RegExp(`^\\d{10}\\.${key}\\.claude-code\\.json$`));
+    expect(files[0]).toMatch(new RegExp(`^\\d{19}\\.${key}\\.claude-code\\.json$`));
     expect(readFileSync(join(spool, files[0]!)).equals(PAYLOAD)).toBe(true);
     expect(readdirSync(spool).filter((name) => !name.endsWith('.json'))).toEqual([]); // no temp files left
   });
@@ -264,6 +264,8 @@ describe.skipIf(!canRun)('forward.sh', () => {
       expect(item).toMatchObject({ harness: 'claude-code', idempotency_key: keys.get(payload.toString()) });
     }
     expect(events.filter((event) => event.harness === 'codex')).toHaveLength(1);
+    // In the order they happened, though all four were spooled within a second or so.
+    expect(events.map((event) => (event.payload as { prompt?: string }).prompt ?? event.harness)).toEqual(['one', 'two', 'three', 'codex']);
     expect(readdirSync(spool)).toEqual([]);
   });
 
