@@ -60,11 +60,19 @@ async function deliver(payload) {
   if (!permanent(status)) return spool(key, body);
 }
 
-/** One file per event, named like forward.sh's: <epoch>.<key>.opencode.json (temp file + rename). */
+/** Nanoseconds since the epoch (forward.sh's stamp), strictly increasing within the process, so names sort in event order. */
+let lastStamp = 0n;
+function spoolStamp() {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  lastStamp = now > lastStamp ? now : lastStamp + 1n;
+  return String(lastStamp);
+}
+
+/** One file per event, named like forward.sh's: <stamp>.<key>.opencode.json (temp file + rename). */
 async function spool(key, body) {
   if (body.length > 1024 * 1024) return;
   await mkdir(SPOOL, { recursive: true, mode: 0o700 });
-  const name = `${Math.floor(Date.now() / 1000)}.${key}.opencode.json`;
+  const name = `${spoolStamp()}.${key}.opencode.json`;
   const temp = join(SPOOL, `.in.${key}`);
   await writeFile(temp, body, { mode: 0o600 });
   await rename(temp, join(SPOOL, name));

@@ -470,7 +470,7 @@ describe('OpenCode plugin', () => {
     await hooks['event']!({ event: { type: 'session.idle', properties: { sessionID: 'ses_a' } } });
     await hooks['event']!({ event: { type: 'session.compacted', properties: { sessionID: 'ses_a' } } });
     await waitFor(() => spooled(spoolDir).length === 2);
-    expect(spooled(spoolDir)[0]).toMatch(/^\d{10}\.[0-9a-f]{32}\.opencode\.json$/);
+    expect(spooled(spoolDir)[0]).toMatch(/^\d{19}\.[0-9a-f]{32}\.opencode\.json$/);
 
     server.requests.length = 0;
     server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
