@@ -124,14 +124,18 @@ describe('MCP tools/call', () => {
   });
 
   it('calls the workstream tools', async () => {
+    const session = `mcp-${Date.now()}`;
+    await user.api.post('/v1/hooks/claude-code', { body: { session_id: session, hook_event_name: 'SessionStart', source: 'startup' } });
     const hook = await user.api.post('/v1/hooks/claude-code', {
-      body: { session_id: `mcp-${Date.now()}`, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'toolu_mcp', tool_input: { command: 'make wallaby' }, tool_response: { stdout: 'ok' } },
+      body: { session_id: session, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'toolu_mcp', tool_input: { command: 'make wallaby' }, tool_response: { stdout: 'ok' } },
     });
     const id = hook.body.workstream_id as string;
     const calls: [string, Record<string, unknown>, (result: Record<string, unknown>) => void][] = [
       ['getWorkstreams', {}, (r) => expect((r.workstreams as { id: string }[]).map((w) => w.id)).toContain(id)],
-      ['getWorkstreamById', { id }, (r) => expect(r).toMatchObject({ id, event_count: 1 })],
-      ['getWorkstreamEvents', { id, include_lifecycle: 'true' }, (r) => expect(r.events).toHaveLength(1)],
+      ['getWorkstreamById', { id }, (r) => expect(r).toMatchObject({ id, event_count: 2 })],
+      // A boolean, as the tool's schema says (an agent's natural `true`).
+      ['getWorkstreamEvents', { id, include_lifecycle: true }, (r) => expect(r.events).toHaveLength(2)],
+      ['getWorkstreamEvents', { id }, (r) => expect(r.events).toHaveLength(1)],
       ['getWorkstreamActions', { id }, (r) => expect(r.actions).toMatchObject([{ tool_use_id: 'toolu_mcp', outcome: 'success' }])],
       ['getWorkstreamsSearch', { q: 'wallaby' }, (r) => expect((r.results as { workstream_id: string }[])[0]?.workstream_id).toBe(id)],
     ];

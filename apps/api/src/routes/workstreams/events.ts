@@ -15,7 +15,8 @@ const EventsQuery = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true')
-    .openapi({ type: 'string', description: 'Include lifecycle-only events (SessionStart, PreToolUse, Stop…). Default false.' }),
+    // A boolean query parameter (sent as true/false), so MCP tools take a JSON boolean.
+    .openapi({ type: 'boolean', default: false, description: 'Include lifecycle-only events (SessionStart, PreToolUse, Stop…). Default false.' }),
 });
 
 export const getWorkstreamEventsRoute = authedRoute(['workstreams:read'], {
