@@ -112,6 +112,21 @@ describe('doctor', () => {
     expect(fine.code, fine.stdout).toBe(0);
   });
 
+  it('still reports every check when the object store cannot be reached', async () => {
+    const refused = async () => {
+      throw new Error('connect ECONNREFUSED 127.0.0.1:9000');
+    };
+    const down = new Proxy(server.store, { get: (store, name) => (name === 'list' || name === 'get' ? refused : Reflect.get(store, name)) });
+    const report = await runDoctor(
+      { db: server.database.db, store: down, archiver: server.archiver, clock: { now: () => new Date() }, logger: silent, migrate: async () => {} },
+      { repair: false },
+    );
+    expect(report.ok).toBe(false);
+    expect(report.findings.map((f) => f.check)).toEqual(['migrations', 'fulltext', 'archive_backlog', 'segments', 'orphans']);
+    expect(report.findings.find((f) => f.check === 'migrations')).toMatchObject({ ok: true });
+    expect(report.findings.find((f) => f.check === 'orphans')).toMatchObject({ ok: false, detail: expect.stringMatching(/^could not be checked: .*ECONNREFUSED/) });
+  });
+
   it('reports events waiting for the archive and seals them with --repair', async () => {
     const session = newSessionId();
     await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'user-prompt-submit', { session_id: session }) });

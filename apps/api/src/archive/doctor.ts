@@ -166,11 +166,22 @@ async function checkOrphans(deps: DoctorDeps, repair: boolean): Promise<Finding>
  * integrity against the ledger, and orphans. `repair` fixes what can be fixed.
  */
 export async function runDoctor(deps: DoctorDeps, options: { repair: boolean }): Promise<{ ok: boolean; findings: Finding[] }> {
+  const checks: [Finding['check'], (deps: DoctorDeps, repair: boolean) => Promise<Finding>][] = [
+    ['migrations', checkMigrations],
+    ['fulltext', checkFulltext],
+    ['archive_backlog', checkBacklog],
+    ['segments', checkSegments],
+    ['orphans', checkOrphans],
+  ];
   const findings: Finding[] = [];
-  findings.push(await checkMigrations(deps, options.repair));
-  findings.push(await checkFulltext(deps, options.repair));
-  findings.push(await checkBacklog(deps, options.repair));
-  findings.push(await checkSegments(deps, options.repair));
-  findings.push(await checkOrphans(deps, options.repair));
+  // A check that cannot run (the object store down, say) is a finding, not the end of the
+  // report: the backlog matters most exactly then.
+  for (const [check, run] of checks) {
+    try {
+      findings.push(await run(deps, options.repair));
+    } catch (error) {
+      findings.push({ check, ok: false, detail: `could not be checked: ${(error instanceof Error ? error.message : String(error)).slice(0, 300)}` });
+    }
+  }
   return { ok: findings.every((finding) => finding.ok), findings };
 }

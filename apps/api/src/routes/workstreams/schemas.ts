@@ -30,7 +30,7 @@ export const WorkstreamSchema = z
     transcript_path: z.string().nullable(),
     model: z.string().nullable(),
     event_count: z.number().int().openapi({ description: 'Events in the ledger; sequences run 1…event_count without gaps.' }),
-    pending_archive: z.number().int().openapi({ description: 'Events not yet assigned to an archived segment.' }),
+    pending_archive: z.number().int().openapi({ description: 'Events not yet sealed into a segment. A sealed segment is stored at once, or retried while object storage is down (`pnpm cli doctor` shows what waits).' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     last_event_at: z.string().openapi({ format: 'date-time' }),
     ended_at: z.string().nullable().openapi({ format: 'date-time' }),
@@ -55,7 +55,7 @@ const eventFields = {
   truncations: z.number().int(),
   content_sha256: z.string(),
   payload_sha256: z.string(),
-  archived: z.boolean().openapi({ description: 'Assigned to a segment in object storage.' }),
+  archived: z.boolean().openapi({ description: 'Sealed into a segment: stored in object storage, or being retried while it is down.' }),
 };
 
 export const WorkstreamEventSchema = z.object(eventFields).openapi('WorkstreamEvent');
