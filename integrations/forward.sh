@@ -5,8 +5,9 @@
 #   forward.sh codex '<json>'                       (Codex `notify` passes the payload as last argument)
 #
 # It never blocks or breaks the agent: it prints nothing, always exits 0 and gives up after ~3 s.
-# A payload it cannot deliver is spooled (one file per event) and sent to /v1/hooks/batch by a
-# background drainer the next time a delivery succeeds.
+# A payload it cannot deliver is spooled (one file per event). While the spool is not empty,
+# new payloads queue behind it and a background drainer sends it all, oldest first, to
+# /v1/hooks/batch, so the service records a session's events in the order they happened.
 #
 #   MEMORY_BANK_URL        default http://localhost:8787
 #   MEMORY_BANK_API_KEY    unset or empty: do nothing
@@ -141,27 +142,37 @@ else
 fi
 [ -s "$tmp" ] || exit 0
 
-printf 'Authorization: Bearer %s\n' "$MEMORY_BANK_API_KEY" >"$auth"
+# Spools the payload (temp file + mv = atomic), keeping at most $max files, oldest dropped.
+spool_payload() {
+  [ $(($(wc -c <"$tmp"))) -le 1048576 ] || return 0 # over 1 MiB the service refuses it anyway
+  mv "$tmp" "$spool/$(spool_stamp).$key.$harness.json" || return 0
+  set -- "$spool"/*.json # oldest first: names start with the stamp
+  drop=$(($# - max))
+  for f; do
+    [ "$drop" -gt 0 ] || break
+    rm -f "$f"
+    drop=$((drop - 1))
+  done
+}
+
 key=$(od -An -N16 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n')
 [ -n "$key" ] || key=$(date +%s)x$$
+
+# Older events wait in the spool: this one queues behind them, and a background drainer
+# sends them all, in order, so the ledger keeps the order they happened in.
+set -- "$spool"/*.json
+if [ -f "$1" ]; then
+  spool_payload
+  (drain) </dev/null >/dev/null 2>&1 &
+  exit 0
+fi
+
+printf 'Authorization: Bearer %s\n' "$MEMORY_BANK_API_KEY" >"$auth"
 code=$(post "/v1/hooks/$harness" "$tmp" 3 "Idempotency-Key: $key")
 [ -z "${MEMORY_BANK_DEBUG:-}" ] || echo "forward.sh: POST $url/v1/hooks/$harness → HTTP $code"
 case $code in
-  2??) # Delivered: the service is up, so send whatever is spooled, in the background.
-    set -- "$spool"/*.json
-    if [ -f "$1" ]; then (drain) </dev/null >/dev/null 2>&1 & fi
-    ;;
-  400 | 413 | 415 | 422) ;; # refused for good (malformed, too large): retrying cannot help
-  *) # Service down or failing: spool it (temp file + mv = atomic), keeping at most $max files.
-    [ $(($(wc -c <"$tmp"))) -le 1048576 ] || exit 0 # over 1 MiB the service refuses it anyway
-    mv "$tmp" "$spool/$(spool_stamp).$key.$harness.json" || exit 0
-    set -- "$spool"/*.json # oldest first: names start with the stamp
-    drop=$(($# - max))
-    for f; do
-      [ "$drop" -gt 0 ] || break
-      rm -f "$f"
-      drop=$((drop - 1))
-    done
-    ;;
+  2??) ;;                       # delivered
+  400 | 413 | 415 | 422) ;;     # refused for good (malformed, too large): retrying cannot help
+  *) spool_payload ;;           # service down or failing: keep it for the drainer
 esac
 exit 0
