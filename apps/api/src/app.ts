@@ -1,7 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Database } from '@memory-bank/db';
-import { bodyLimit } from 'hono/body-limit';
-import type { MiddlewareHandler } from 'hono';
 import { requestId } from 'hono/request-id';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -11,7 +9,7 @@ import { createArchiver, type Archiver, type ArchiverOptions } from './archive/s
 import { routeNotFound } from './auth/operator';
 import { oidcEnabled, type Config } from './config';
 import { createOidcAuthenticator } from './auth/oidc';
-import { bodyBudget } from './http/body-budget';
+import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { registerWellKnownRoutes } from './routes/system/well-known';
 import { AppError } from './errors';
@@ -99,30 +97,10 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
   app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
-  const limitBody = (maxSize: number): MiddlewareHandler<AppEnv> => {
-    const tooLarge = () => {
-      // The rest of the body is never read: close the connection rather than leave
-      // the client's unsent bytes to be parsed as its next request.
-      throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes`, {
-        headers: { Connection: 'close' },
-      });
-    };
-    const streamed = bodyLimit({ maxSize, onError: tooLarge });
-    // A declared length is checked from the header alone: asking for the body stream (as
-    // bodyLimit does) makes the Node adapter build a full Request for every request,
-    // bodiless GETs included, and read the body through a web stream.
-    return async (c, next) => {
-      const length = c.req.header('content-length');
-      if (length !== undefined && c.req.header('transfer-encoding') === undefined) return Number(length) > maxSize ? tooLarge() : next();
-      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-      return streamed(c, next);
-    };
-  };
-  const defaultLimit = limitBody(MAX_BODY_BYTES);
-  const batchLimit = limitBody(MAX_BATCH_BYTES);
-  const budget = bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, (path) => (path === postHooksBatchRoute.path ? MAX_BATCH_BYTES : MAX_BODY_BYTES));
-  app.use('/v1/*', budget, (c, next) => (c.req.path === postHooksBatchRoute.path ? batchLimit : defaultLimit)(c, next));
-  app.use(MCP_PATH, budget, defaultLimit);
+  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? MAX_BATCH_BYTES : MAX_BODY_BYTES);
+  const bodies = [bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor), limitBodies(maxBodyFor)];
+  app.use('/v1/*', ...bodies);
+  app.use(MCP_PATH, ...bodies);
 
   registerHealthRoutes(app);
   registerWellKnownRoutes(app);
