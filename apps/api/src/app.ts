@@ -12,7 +12,6 @@ import { createOidcAuthenticator } from './auth/oidc';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { registerWellKnownRoutes } from './routes/system/well-known';
-import { AppError } from './errors';
 import type { ApiApp, AppEnv } from './http/env';
 import { onError, problemResponse, requestDeadline } from './http/errors';
 import { createRequestLimiter } from './http/rate-limit';
