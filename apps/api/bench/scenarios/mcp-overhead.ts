@@ -1,4 +1,5 @@
-import { alternate, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
+import type autocannon from 'autocannon';
+import { alternate, httpLoad, recorder, ROUNDS, type Measurement, type Recorder } from '../load';
 import { withPeakRss } from '../service';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
 
@@ -6,6 +7,7 @@ import { ratio, type BenchContext, type ScenarioReport } from './context';
 export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
   const concurrency = ctx.scale.concurrency[0]!;
   const headers = { authorization: `Bearer ${ctx.probe.key}` };
+  const mcpHeaders = { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   const queries = ctx.queries.slice(0, 50);
   const call = (q: string, id: number) =>
     JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q, limit: 20 } } });
@@ -13,7 +15,7 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
   // One call first: the tool must answer with results, not an error, or the load means nothing.
   const probe = await fetch(`${ctx.service.url}/mcp`, {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: mcpHeaders,
     body: call(queries[0]!, 1),
   });
   const answer = (await probe.json()) as { result?: { isError?: boolean; structuredContent?: { results?: unknown[] } } };
@@ -22,31 +24,23 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
   const into = { rest: recorder(), mcp: recorder() };
   let rest!: Measurement;
   let mcp!: Measurement;
-  const load = () => alternate(ROUNDS, [
-    async () =>
-      (rest = await httpLoad({
-        name: 'search via REST',
-        url: ctx.service.url,
-        concurrency,
-        seconds: ctx.scale.seconds / ROUNDS,
-        into: into.rest,
-        requests: queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers })),
-      })),
-    async () =>
-      (mcp = await httpLoad({
-        name: 'search via MCP tools/call',
-        url: ctx.service.url,
-        concurrency,
-        seconds: ctx.scale.seconds / ROUNDS,
-        into: into.mcp,
-        requests: queries.map((q, i) => ({
-          method: 'POST' as const,
-          path: '/mcp',
-          headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-          body: call(q, i + 2),
-        })),
-      })),
-  ]);
+  const searches = (name: string, recorded: Recorder, requests: autocannon.Request[]) =>
+    httpLoad({ name, url: ctx.service.url, concurrency, seconds: ctx.scale.seconds / ROUNDS, into: recorded, requests });
+  const load = () =>
+    alternate(ROUNDS, [
+      async () =>
+        (rest = await searches(
+          'search via REST',
+          into.rest,
+          queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers })),
+        )),
+      async () =>
+        (mcp = await searches(
+          'search via MCP tools/call',
+          into.mcp,
+          queries.map((q, i) => ({ method: 'POST' as const, path: '/mcp', headers: mcpHeaders, body: call(q, i + 2) })),
+        )),
+    ]);
   ctx.peakRss.mcp = (await withPeakRss(ctx.service.pid, load)).peak;
   const latency = mcp.p50 / rest.p50;
   return {

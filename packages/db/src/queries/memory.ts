@@ -394,17 +394,8 @@ export async function countOrgMemoriesLocked(ex: Executor, org: OrgScope): Promi
   return row?.n ?? 0;
 }
 
-/** A memory for bulk import (no contexts), owned by `userId` of `orgId`. */
-export interface ImportedMemory {
-  id: string;
-  orgId: string;
-  userId: string;
-  scope: MemoryScope;
-  source: MemorySource;
-  content: string;
-  tags: string[];
-  createdAt: Date;
-}
+/** A memory for bulk import (no contexts, never updated), owned by `userId` of `orgId`. */
+export type ImportedMemory = Omit<MemoryRecord, 'updatedAt' | 'contexts'>;
 
 /** Inserts many memories in one statement (imports, benchmark seeding). */
 export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMemory[]): Promise<void> {
