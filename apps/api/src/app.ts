@@ -25,6 +25,7 @@ import { registerDeleteAdminOrgById } from './routes/operator/delete-org';
 import { registerHookRoutes } from './routes/hooks';
 import { MAX_BATCH_BYTES, postHooksBatchRoute } from './routes/hooks/batch';
 import { registerMemoryRoutes } from './routes/memory';
+import { registerRecallRoutes } from './routes/recall';
 import { registerWorkstreamRoutes } from './routes/workstreams';
 import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-org';
 import { registerOrgRoutes } from './routes/org';
@@ -106,6 +107,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   registerMemoryRoutes(app);
   registerWorkstreamRoutes(app);
   registerHookRoutes(app);
+  registerRecallRoutes(app);
   registerApiKeyRoutes(app);
   registerOrgRoutes(app);
   registerPostAdminOrg(app);

@@ -125,6 +125,7 @@ describe('createRequestLimiter', () => {
     via: keyId ? 'api_key' : 'oidc',
     keyId,
     scopes: [],
+    recallBudgetChars: null,
     requestId: 'req',
   });
   const context = () => {

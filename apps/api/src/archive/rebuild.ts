@@ -11,7 +11,7 @@ import {
   type RebuiltEvent,
 } from '@memory-bank/db';
 import type { Logger } from 'pino';
-import { HARNESS_ADAPTERS } from '../hooks/adapters';
+import { storedPayloadAdapter } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { ledgerFields } from '../hooks/ingest';
 import type { ObjectStore } from './object-store';
@@ -87,7 +87,7 @@ export function eventFromEnvelope(envelope: Envelope, harness: Harness): Rebuilt
   return {
     sequence: envelope.sequence,
     eventId: envelope.event_id,
-    ...ledgerFields(HARNESS_ADAPTERS[harness](envelope.payload)),
+    ...ledgerFields(storedPayloadAdapter(harness, envelope.payload)(envelope.payload)),
     occurredAt: new Date(envelope.occurred_at),
     receivedAt: new Date(envelope.received_at),
     metadata: markerReport(canonical),

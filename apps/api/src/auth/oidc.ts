@@ -240,6 +240,7 @@ export function createOidcAuthenticator({ db, config, clock, logger }: OidcDeps)
         userId: user.id,
         role: user.role,
         scopes: defaultScopes(user.role),
+        recallBudgetChars: null,
         requestId,
       };
     },

@@ -9,6 +9,8 @@ export interface Principal extends OwnerScope {
   readonly via: 'api_key' | 'oidc';
   readonly keyId: string | null;
   readonly scopes: readonly ApiKeyScope[];
+  /** The recall budget of the API key, in characters; null: the default (OIDC sign-ins too). */
+  readonly recallBudgetChars: number | null;
   readonly requestId: string;
 }
 

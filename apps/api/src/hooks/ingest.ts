@@ -1,13 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionEvents, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import type { Clock } from '../services/deps';
 import { HARNESS_ADAPTERS } from './adapters';
+import { RECALL_RECORD_KEY, isRecallRecord, recallAdapter, recallPayload, type RecallRecord } from './adapters/recall';
 import { canonicalJson, sha256Hex } from './canonical';
 import { createGroupCommit } from './group-commit';
 import type { Sanitizer } from './sanitize';
-import { AdapterError, type AdaptedEvent, type Harness } from './types';
+import { AdapterError, type AdaptedEvent, type Harness, type HarnessAdapter, type HookPayload } from './types';
 
 /** Largest payload accepted, after sanitizing, as canonical JSON. */
 export const MAX_PAYLOAD_BYTES = 1024 * 1024;
@@ -53,6 +55,9 @@ interface PreparedEvent {
   draft: EventDraft;
 }
 
+/** Posts of one owner (and role) may share a transaction. */
+const commitGroup = (principal: Principal) => `${principal.orgId}\u0000${principal.userId}\u0000${principal.role}`;
+
 export type HookIngestService = ReturnType<typeof createHookIngestService>;
 
 export interface HookIngestDeps {
@@ -65,11 +70,18 @@ export interface HookIngestDeps {
 }
 
 export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: HookIngestDeps) {
-  /** Sanitize → adapt → hash: everything before the database, for one delivery. */
-  function prepare(delivery: HookDelivery, receivedAt: Date, path: string): PreparedEvent {
+  /** Sanitize → adapt → hash: everything before the database, for one delivery (or one of Memory Bank's own records). */
+  function prepare(delivery: HookDelivery, receivedAt: Date, path: string, ownRecord?: HarnessAdapter): PreparedEvent {
     const { payload, harness } = delivery;
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       throw new AppError('validation_failed', 'A hook payload must be a JSON object', { errors: [{ path, message: 'Expected a JSON object' }] });
+    }
+    if (!ownRecord && isRecallRecord(payload as HookPayload)) {
+      // Only the service records what it recalled: a harness cannot forge what a model was shown.
+      const field = path === '(body)' ? RECALL_RECORD_KEY : `${path}.${RECALL_RECORD_KEY}`;
+      throw new AppError('validation_failed', `${RECALL_RECORD_KEY} is reserved for Memory Bank's own recall records`, {
+        errors: [{ path: field, message: 'Reserved field' }],
+      });
     }
     if (delivery.idempotencyKey !== undefined && !MAX_IDEMPOTENCY_KEY.test(delivery.idempotencyKey)) {
       // A single post's key is its header; a batch item's sits beside its payload.
@@ -86,7 +98,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     }
     let adapted;
     try {
-      adapted = HARNESS_ADAPTERS[harness](sanitized.value);
+      adapted = (ownRecord ?? HARNESS_ADAPTERS[harness])(sanitized.value);
     } catch (error) {
       if (error instanceof AdapterError) {
         throw new AppError('validation_failed', `Not a ${harness} hook payload: ${error.message}`, {
@@ -159,7 +171,24 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     /** One delivery: sanitized, adapted, appended. Throws AppError (400/413) for payloads it cannot take. */
     async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
       const event = prepare(delivery, clock.now(), '(body)');
-      return singles.submit(`${principal.orgId}\u0000${principal.userId}\u0000${principal.role}`, { principal, event });
+      return singles.submit(commitGroup(principal), { principal, event });
+    },
+
+    /**
+     * Records what a recall put into a harness session, sanitized like any hook payload,
+     * as a `recall` event of that session (created if the session is new). Returns the
+     * receipt and the record as stored: what the caller may show is what the ledger holds.
+     */
+    async recordRecall(
+      principal: Principal,
+      session: { harness: Harness; nativeSessionId: string; cwd?: string },
+      record: RecallRecord,
+    ): Promise<{ receipt: HookReceipt; stored: RecallRecord }> {
+      const delivery = { harness: session.harness, payload: recallPayload(session.nativeSessionId, record, session.cwd), idempotencyKey: `recall:${randomUUID()}` };
+      const event = prepare(delivery, clock.now(), '(recall)', recallAdapter);
+      const receipt = await singles.submit(commitGroup(principal), { principal, event });
+      const stored = (JSON.parse(event.draft.payload) as Record<string, unknown>)[RECALL_RECORD_KEY] as RecallRecord;
+      return { receipt, stored };
     },
 
     /**

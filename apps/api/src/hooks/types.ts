@@ -5,8 +5,8 @@
  */
 
 // The enumerations are column types of the ledger, so packages/db owns them.
-export { EVENT_KINDS, EVENT_ROLES, HARNESSES, TOOL_OUTCOMES } from '@memory-bank/db';
-export type { EventKind, EventRole, Harness, ToolOutcome } from '@memory-bank/db';
+export { EVENT_KINDS, EVENT_ROLES, HARNESSES, HOOK_EVENT_KINDS, TOOL_OUTCOMES } from '@memory-bank/db';
+export type { EventKind, EventRole, Harness, HookEventKind, ToolOutcome } from '@memory-bank/db';
 import type { EventKind, EventRole, ToolOutcome } from '@memory-bank/db';
 
 /** A JSON object as a harness sends it (already sanitized when adapters see it). */

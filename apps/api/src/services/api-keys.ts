@@ -43,7 +43,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
   async function issue(
     ex: Executor,
     owner: Pick<OwnerScope, 'orgId' | 'userId'>,
-    input: { name: string; scopes: ApiKeyScope[] },
+    input: { name: string; scopes: ApiKeyScope[]; recallBudgetChars?: number | null },
   ): Promise<IssuedApiKey> {
     const secret = generateApiKey();
     const now = clock.now();
@@ -53,6 +53,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
       keyHash: secret.hash,
       displayPrefix: secret.displayPrefix,
       scopes: [...new Set(input.scopes)],
+      recallBudgetChars: input.recallBudgetChars ?? null,
       createdAt: now,
     });
     return { record, key: secret.key };
@@ -86,18 +87,19 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
         userId: holder.userId,
         role: holder.role,
         scopes: holder.scopes,
+        recallBudgetChars: holder.recallBudgetChars,
       };
     },
 
     /** A new key for the caller, with at most the caller's own scopes. */
-    async create(principal: Principal, input: { name: string; scopes?: ApiKeyScope[] }): Promise<IssuedApiKey> {
+    async create(principal: Principal, input: { name: string; scopes?: ApiKeyScope[]; recallBudgetChars?: number | null }): Promise<IssuedApiKey> {
       const scopes = input.scopes ?? [...principal.scopes];
       const beyond = scopes.filter((scope) => !principal.scopes.includes(scope));
       if (beyond.length > 0) {
         throw new AppError('forbidden', `A key can only carry scopes its creator's key has; not: ${beyond.join(', ')}`);
       }
       return db.transaction(async (tx) => {
-        const issued = await issue(tx, principal, { name: input.name, scopes });
+        const issued = await issue(tx, principal, { name: input.name, scopes, recallBudgetChars: input.recallBudgetChars ?? null });
         await recordAudit(tx, clock, principal.orgId, actorOf(principal), { action: 'api_key.create', targetType: 'api_key', targetId: issued.record.id });
         return issued;
       });

@@ -9,6 +9,7 @@ import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createMemoryService } from './memory';
 import { createOrgService } from './orgs';
+import { createRecallService } from './recall';
 import { createSystemService } from './system';
 import { createTeamService } from './team';
 import { createWorkstreamService } from './workstreams';
@@ -24,6 +25,7 @@ export interface ArchiveDeps {
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
   const memory = createMemoryService(deps);
+  const hooks = createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() });
   return {
     apiKeys,
     authentication: createAuthentication(apiKeys, oidc),
@@ -33,6 +35,7 @@ export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Au
     team: createTeamService(deps, archive.archiver),
     audit: createAuditService(deps),
     workstreams: createWorkstreamService(deps, archive, memory),
-    hooks: createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() }),
+    hooks,
+    recall: createRecallService(deps, memory, hooks),
   };
 }

@@ -13,6 +13,8 @@ export interface KeyHolder {
   userId: string;
   role: Role;
   scopes: ApiKeyScope[];
+  /** The key's recall budget in characters; null: the default. */
+  recallBudgetChars: number | null;
   lastUsedAt: Date | null;
 }
 
@@ -21,6 +23,7 @@ const publicColumns = {
   name: apiKeys.name,
   displayPrefix: apiKeys.displayPrefix,
   scopes: apiKeys.scopes,
+  recallBudgetChars: apiKeys.recallBudgetChars,
   createdAt: apiKeys.createdAt,
   lastUsedAt: apiKeys.lastUsedAt,
   revokedAt: apiKeys.revokedAt,
@@ -50,6 +53,7 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
         userId: users.id,
         role: users.role,
         scopes: apiKeys.scopes,
+        recallBudgetChars: apiKeys.recallBudgetChars,
         lastUsedAt: apiKeys.lastUsedAt,
       })
       .from(apiKeys)

@@ -1,4 +1,4 @@
-import { char, index, mysqlTable, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
+import { char, index, mysqlTable, smallint, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
 import { orgIdColumn, userIdColumn } from './orgs';
 
@@ -25,6 +25,8 @@ export const apiKeys = mysqlTable(
     /** The first characters of the key, enough for a person to recognise it. */
     displayPrefix: varchar('display_prefix', { length: 16 }).notNull(),
     scopes: jsonColumn<ApiKeyScope[]>('scopes').notNull(),
+    /** Characters a recall made with this key may inject; null: the default (RECALL_BUDGET_DEFAULT). */
+    recallBudgetChars: smallint('recall_budget_chars', { unsigned: true }),
     createdAt: timestamp('created_at').notNull(),
     lastUsedAt: timestamp('last_used_at'),
     revokedAt: timestamp('revoked_at'),

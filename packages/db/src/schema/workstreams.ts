@@ -5,7 +5,12 @@ import { orgIdColumn, userIdColumn } from './orgs';
 export const HARNESSES = ['claude-code', 'codex', 'opencode', 'generic'] as const;
 export type Harness = (typeof HARNESSES)[number];
 
-export const EVENT_KINDS = ['message', 'tool_call', 'tool_result', 'compaction', 'checkpoint', 'annotation', 'lifecycle'] as const;
+/** The kinds a harness's hook payload can become. */
+export const HOOK_EVENT_KINDS = ['message', 'tool_call', 'tool_result', 'compaction', 'checkpoint', 'annotation', 'lifecycle'] as const;
+export type HookEventKind = (typeof HOOK_EVENT_KINDS)[number];
+
+/** Every ledger kind: the hook kinds, and `recall` — what Memory Bank itself put into the session (never from a hook). */
+export const EVENT_KINDS = [...HOOK_EVENT_KINDS, 'recall'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 export const EVENT_ROLES = ['user', 'assistant', 'tool', 'system'] as const;
@@ -94,6 +99,9 @@ export const workstreamEvents = mysqlTable(
     uniqueIndex('workstream_events_event_id').on(t.workstreamId, t.eventId),
     index('workstream_events_tool_use').on(t.workstreamId, t.toolUseId),
     index('workstream_events_owner').on(t.orgId, t.userId),
+    // A session's events of one kind, newest last (InnoDB appends the primary key): its
+    // recalls and its last prompt and reply, without reading the whole session.
+    index('workstream_events_kind').on(t.workstreamId, t.kind),
   ],
 );
 

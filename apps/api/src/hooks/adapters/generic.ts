@@ -25,14 +25,15 @@
  * message → user, tool_call → assistant, tool_result → tool, others → system.
  * Wrong-typed optional fields are ignored.
  */
-import { EVENT_KINDS, EVENT_ROLES, type EventKind, type EventRole, type HarnessAdapter, type HookPayload } from '../types';
+import { EVENT_ROLES, HOOK_EVENT_KINDS, type EventRole, type HookEventKind, type HarnessAdapter, type HookPayload } from '../types';
 import { buildEvent, requireEventName, requireSessionId, sessionFacts } from './shared';
 import { parseTimestamp, renderToolOutput, str, toolCallContent, toolResultContent } from './text';
 
-const isKind = (value: unknown): value is EventKind => typeof value === 'string' && (EVENT_KINDS as readonly string[]).includes(value);
+// `recall` is not among them: only Memory Bank records what it recalled.
+const isKind = (value: unknown): value is HookEventKind => typeof value === 'string' && (HOOK_EVENT_KINDS as readonly string[]).includes(value);
 const isRole = (value: unknown): value is EventRole => typeof value === 'string' && (EVENT_ROLES as readonly string[]).includes(value);
 
-function inferKind(payload: HookPayload, eventName: string, role: EventRole | undefined, text: string | undefined): EventKind {
+function inferKind(payload: HookPayload, eventName: string, role: EventRole | undefined, text: string | undefined): HookEventKind {
   if (isKind(payload.kind)) return payload.kind;
   if (isKind(eventName)) return eventName;
   if (str(payload.error) !== undefined || payload.tool_output !== undefined) return 'tool_result';
@@ -42,7 +43,7 @@ function inferKind(payload: HookPayload, eventName: string, role: EventRole | un
   return 'lifecycle';
 }
 
-const DEFAULT_ROLE: Record<EventKind, EventRole> = {
+const DEFAULT_ROLE: Record<HookEventKind, EventRole> = {
   message: 'user',
   tool_call: 'assistant',
   tool_result: 'tool',

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
+import { RECALL_LIMITS } from '../../services/recall-context';
 import { boundedText } from '../memory/schemas';
 import { ApiKeyScopes, IssuedApiKeySchema, toIssuedApiKeyResponse } from './schemas';
 
@@ -9,6 +10,16 @@ export const CreateApiKeyBody = z
   .object({
     name: boundedText(1, 100).openapi({ description: 'What the key is for, 1–100 characters.' }),
     scopes: ApiKeyScopes.optional().openapi({ description: "A subset of the calling key's scopes (default: all of them)." }),
+    recall_budget_chars: z
+      .number()
+      .int()
+      .min(RECALL_LIMITS.minBudgetChars)
+      .max(RECALL_LIMITS.maxBudgetChars)
+      .nullable()
+      .optional()
+      .openapi({
+        description: `Characters a recall (postRecall) made with this key may inject, ${RECALL_LIMITS.minBudgetChars}–${RECALL_LIMITS.maxBudgetChars}; default ${RECALL_LIMITS.defaultBudgetChars}.`,
+      }),
   })
   .openapi('CreateApiKey');
 
@@ -28,7 +39,8 @@ export const postApiKeyRoute = authedRoute([], {
 
 export function registerPostApiKey(app: ApiApp) {
   app.openapi(postApiKeyRoute, async (c) => {
-    const issued = await c.var.services.apiKeys.create(c.var.principal, c.req.valid('json'));
+    const { recall_budget_chars: recallBudgetChars, ...input } = c.req.valid('json');
+    const issued = await c.var.services.apiKeys.create(c.var.principal, { ...input, recallBudgetChars });
     return c.json(toIssuedApiKeyResponse(issued), 201);
   });
 }

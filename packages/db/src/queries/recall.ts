@@ -1,0 +1,124 @@
+import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { preparedOn } from '../prepared';
+import { workstreamEvents, workstreams, type EventRole, type Harness } from '../schema';
+import type { OwnerScope } from '../scope';
+
+/** What a session already holds of recall: its workstream (if it exists yet) and the first line of each recall event. */
+export interface SessionRecalls {
+  workstreamId: string | null;
+  /** The first line of each recall event's content, oldest first; it lists the memory ids shown. */
+  heads: string[];
+}
+
+const OWNER = { orgId: sql.placeholder('orgId'), userId: sql.placeholder('userId') };
+
+/**
+ * The recall events of one harness session of the caller, in one statement: the
+ * session's row by its unique key, its recall events by (workstream_id, kind).
+ */
+export async function findSessionRecalls(
+  ex: Executor,
+  scope: OwnerScope,
+  session: { harness: Harness; nativeSessionId: string },
+): Promise<SessionRecalls> {
+  const query = preparedOn(ex, 'sessionRecalls', (on) =>
+    on
+      .select({ workstreamId: workstreams.id, head: sql<string | null>`SUBSTRING_INDEX(${workstreamEvents.content}, '\n', 1)` })
+      .from(workstreams)
+      .leftJoin(
+        workstreamEvents,
+        and(eq(workstreamEvents.workstreamId, workstreams.id), eq(workstreamEvents.kind, 'recall'), eq(workstreamEvents.orgId, OWNER.orgId)),
+      )
+      .where(
+        and(
+          eq(workstreams.orgId, OWNER.orgId),
+          eq(workstreams.userId, OWNER.userId),
+          eq(workstreams.harness, sql.placeholder('harness')),
+          eq(workstreams.nativeSessionId, sql.placeholder('session')),
+        ),
+      )
+      .orderBy(workstreamEvents.sequence),
+  );
+  const rows = await query.execute({ orgId: scope.orgId, userId: scope.userId, harness: session.harness, session: session.nativeSessionId });
+  return { workstreamId: rows[0]?.workstreamId ?? null, heads: rows.flatMap((row) => (row.head === null ? [] : [row.head])) };
+}
+
+export interface PreviousSession {
+  workstreamId: string;
+  lastEventAt: Date;
+}
+
+/**
+ * The caller's most recently active sessions in `cwd`, other than the current one, newest
+ * first. Read along the owner-activity index, newest first, stopping at `limit`.
+ */
+export async function findPreviousSessions(
+  ex: Executor,
+  scope: OwnerScope,
+  options: { cwd: string; except: { harness: Harness; nativeSessionId: string }; limit: number },
+): Promise<PreviousSession[]> {
+  const query = preparedOn(ex, 'previousSessions', (on) =>
+    on
+      .select({ workstreamId: workstreams.id, lastEventAt: workstreams.lastEventAt })
+      .from(workstreams)
+      .where(
+        and(
+          eq(workstreams.orgId, OWNER.orgId),
+          eq(workstreams.userId, OWNER.userId),
+          eq(workstreams.cwd, sql.placeholder('cwd')),
+          or(ne(workstreams.harness, sql.placeholder('harness')), ne(workstreams.nativeSessionId, sql.placeholder('session'))),
+        ),
+      )
+      .orderBy(desc(workstreams.lastEventAt), desc(workstreams.id))
+      .limit(sql.placeholder('limit')),
+  );
+  return query.execute({
+    orgId: scope.orgId,
+    userId: scope.userId,
+    cwd: options.cwd,
+    harness: options.except.harness,
+    session: options.except.nativeSessionId,
+    limit: options.limit,
+  });
+}
+
+export interface LastMessage {
+  role: Extract<EventRole, 'user' | 'assistant'>;
+  /** The message's first `maxChars` characters (the ledger keeps it sanitized). */
+  text: string;
+  truncated: boolean;
+  occurredAt: Date;
+}
+
+/**
+ * A session's last user prompt and last assistant reply (each its first `maxChars`
+ * characters), each read backwards along (workstream_id, kind, sequence): two one-row reads.
+ */
+export async function findLastExchange(ex: Executor, scope: OwnerScope, workstreamId: string, maxChars: number): Promise<LastMessage[]> {
+  const last = (role: 'user' | 'assistant') =>
+    preparedOn(ex, `lastMessage:${role}`, (on) =>
+      on
+        .select({
+          text: sql<string>`SUBSTRING(${workstreamEvents.content}, 1, ${sql.placeholder('chars')})`,
+          length: sql<number>`CHAR_LENGTH(${workstreamEvents.content})`.mapWith(Number),
+          occurredAt: workstreamEvents.occurredAt,
+        })
+        .from(workstreamEvents)
+        .where(
+          and(
+            eq(workstreamEvents.workstreamId, sql.placeholder('workstreamId')),
+            eq(workstreamEvents.orgId, OWNER.orgId),
+            eq(workstreamEvents.userId, OWNER.userId),
+            eq(workstreamEvents.kind, 'message'),
+            eq(workstreamEvents.role, role),
+            ne(workstreamEvents.content, ''),
+          ),
+        )
+        .orderBy(desc(workstreamEvents.sequence))
+        .limit(1),
+    )
+      .execute({ workstreamId, orgId: scope.orgId, userId: scope.userId, chars: maxChars })
+      .then((rows) => rows.map((row): LastMessage => ({ role, text: row.text, truncated: row.length > maxChars, occurredAt: row.occurredAt })));
+  return (await Promise.all([last('user'), last('assistant')])).flat();
+}
