@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventFromEnvelope } from '../src/archive/rebuild';
+import { recallPayload } from '../src/hooks/adapters/recall';
+import { fixture, newSessionId } from './support/hooks';
+import { startTestServer, type TestServer } from './support/server';
+import { createTenant, type TestTenant, type TestUser } from './support/tenants';
+
+let server: TestServer;
+let tenant: TestTenant;
+let owner: TestUser;
+let member: TestUser;
+let outsider: TestUser;
+
+const codePoints = (text: string) => Array.from(text).length;
+
+async function remember(user: TestUser, content: string, scope: 'user' | 'org' = 'user'): Promise<string> {
+  const res = await user.api.post('/v1/memory', { body: { content, scope } });
+  expect(res.status).toBe(201);
+  return res.body.id;
+}
+
+const recall = (user: TestUser, body: Record<string, unknown>) => user.api.post('/v1/recall', { body });
+
+beforeAll(async () => {
+  server = await startTestServer();
+  tenant = await createTenant(server.services, server.url);
+  owner = tenant.owner;
+  member = await tenant.addMember();
+  outsider = (await createTenant(server.services, server.url, 'Other org')).owner;
+});
+afterAll(() => server.close());
+
+describe('POST /v1/recall', () => {
+  it('recalls the caller’s own and org-shared memories for a prompt, cited by id, and nothing of anyone else', async () => {
+    const own = await remember(member, 'Checkout tests need the STRIPE_MOCK server running on port 12111 (zanzibar).');
+    const shared = await remember(owner, 'The zanzibar checkout service deploys from the release branch only.', 'org');
+    const ownersPrivate = await remember(owner, 'Owner private: zanzibar checkout pricing experiment.');
+    const otherOrg = await remember(outsider, 'Other org: zanzibar checkout is down.');
+
+    const res = await recall(member, { session_id: newSessionId(), harness: 'claude-code', trigger: 'prompt', prompt: 'Why does the zanzibar checkout fail?' });
+    expect(res.status).toBe(200);
+    const ids = res.body.memories.map((m: { id: string }) => m.id);
+    expect(ids).toEqual(expect.arrayContaining([own, shared]));
+    expect(ids).not.toContain(ownersPrivate);
+    expect(ids).not.toContain(otherOrg);
+    expect(res.body.context).toContain(`[${own}] Checkout tests need`);
+    expect(res.body.context).toContain(`[${shared}] (shared) The zanzibar checkout`);
+    expect(res.body.context).not.toContain('Owner private');
+    expect(res.body.context).not.toContain('Other org');
+    expect(res.body.budget_chars).toBe(2000);
+    expect(res.body.memories.find((m: { id: string }) => m.id === shared)).toMatchObject({ scope: 'org', truncated: false });
+  });
+
+  it('stays within the character budget: the default, a smaller max_chars, and the key’s own budget', async () => {
+    const user = (await createTenant(server.services, server.url)).owner;
+    for (let i = 0; i < 12; i++) await remember(user, `Quokka deployment note ${i}: ${'the quokka cluster needs a warm cache before traffic. '.repeat(6)}`);
+    const ask = (who: TestUser, extra: Record<string, unknown> = {}) =>
+      recall(who, { session_id: newSessionId(), trigger: 'prompt', prompt: 'quokka deployment cluster', ...extra });
+
+    const full = await ask(user);
+    expect(full.status).toBe(200);
+    expect(codePoints(full.body.context)).toBeLessThanOrEqual(2000);
+    expect(codePoints(full.body.context)).toBeGreaterThan(1500);
+    expect(full.body.memories.length).toBeGreaterThan(3);
+    for (const memory of full.body.memories) expect(full.body.context).toContain(`[${memory.id}]`);
+
+    const small = await ask(user, { max_chars: 400 });
+    expect(small.body.budget_chars).toBe(400);
+    expect(codePoints(small.body.context)).toBeLessThanOrEqual(400);
+    expect(small.body.memories.length).toBeGreaterThan(0);
+
+    const created = await user.api.post('/v1/api-keys', { body: { name: 'hooks, small recall', scopes: ['memory:read', 'hooks:write'], recall_budget_chars: 300 } });
+    expect(created.status).toBe(201);
+    expect(created.body.recall_budget_chars).toBe(300);
+    const keyed = { ...user, api: (await import('./support/http')).client(server.url, created.body.key) };
+    const capped = await ask(keyed, { max_chars: 5000 });
+    expect(capped.body.budget_chars).toBe(300);
+    expect(codePoints(capped.body.context)).toBeLessThanOrEqual(300);
+    expect((await user.api.post('/v1/api-keys', { body: { name: 'too small', recall_budget_chars: 10 } })).status).toBe(400);
+  });
+
+  it('does not repeat memories already recalled into the session, and records each recall in the session’s ledger', async () => {
+    const user = (await createTenant(server.services, server.url)).owner;
+    const first = await remember(user, 'The wombat importer retries three times before giving up.');
+    const sessionId = newSessionId();
+    const ask = (session: string) => recall(user, { session_id: session, harness: 'claude-code', trigger: 'prompt', prompt: 'wombat importer retries', cwd: '/home/ana/wombat' });
+
+    const one = await ask(sessionId);
+    expect(one.body.memories.map((m: { id: string }) => m.id)).toEqual([first]);
+    expect(one.body.recorded).toMatchObject({ workstream_id: expect.stringMatching(/^ws_/), sequence: 1 });
+
+    const second = await remember(user, 'The wombat importer logs retries under importer.retry.');
+    const two = await ask(sessionId);
+    expect(two.body.memories.map((m: { id: string }) => m.id)).toEqual([second]);
+    expect(two.body.already_shown).toBe(1);
+    expect(two.body.context).not.toContain(first);
+
+    const three = await ask(sessionId);
+    expect(three.body).toMatchObject({ context: '', memories: [], already_shown: 2, recorded: null });
+
+    // Another session is shown them again.
+    expect((await ask(newSessionId())).body.memories).toHaveLength(2);
+
+    const workstreamId = one.body.recorded.workstream_id;
+    const events = await user.api.get(`/v1/workstreams/${workstreamId}/events?kind=recall`);
+    expect(events.status).toBe(200);
+    expect(events.body.events.map((e: { kind: string; event: string; role: string }) => [e.kind, e.event, e.role])).toEqual([
+      ['recall', 'Recall', 'system'],
+      ['recall', 'Recall', 'system'],
+    ]);
+    expect(events.body.events[0].content).toBe(`Recalled on prompt: ${first}\n\n${one.body.context}`);
+    expect(events.body.events[1].content).toBe(`Recalled on prompt: ${second}\n\n${two.body.context}`);
+    const workstream = await user.api.get(`/v1/workstreams/${workstreamId}`);
+    expect(workstream.body).toMatchObject({ harness: 'claude-code', native_session_id: sessionId, cwd: '/home/ana/wombat' });
+  });
+
+  it('at session start, recalls memories about the project and where the last session in that directory left off, once', async () => {
+    const user = (await createTenant(server.services, server.url)).owner;
+    const about = await remember(user, 'In the pangolin-shop repository, run `make seed` before the checkout tests.');
+    await remember(user, 'Unrelated: the garden needs watering on Fridays.');
+    const previous = newSessionId();
+    const cwd = '/home/ana/pangolin-shop';
+    for (const name of ['session-start', 'user-prompt-submit', 'stop']) {
+      expect((await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', name, { session_id: previous, cwd }) })).status).toBe(202);
+    }
+    // A session elsewhere, more recent, is not "last time in this project".
+    await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'user-prompt-submit', { session_id: newSessionId(), cwd: '/home/ana/elsewhere', prompt: 'Elsewhere prompt' }) });
+
+    const current = newSessionId();
+    const start = await recall(user, { session_id: current, harness: 'claude-code', trigger: 'session_start', cwd });
+    expect(start.status).toBe(200);
+    expect(start.body.memories.map((m: { id: string }) => m.id)).toEqual([about]);
+    expect(start.body.last_session).toMatchObject({
+      workstream_id: expect.stringMatching(/^ws_/),
+      prompt: "The checkout test fails with 'Cannot find module express'. Can you fix it?",
+      reply: 'Fixed: express was missing from package.json. I added it and the checkout tests pass now.',
+    });
+    expect(start.body.context).toContain('Last time in this project');
+    expect(start.body.context).toContain("- You asked: The checkout test fails with 'Cannot find module express'. Can you fix it?");
+    expect(start.body.context).toContain('- The reply: Fixed: express was missing');
+    expect(start.body.context).not.toContain('Elsewhere prompt');
+
+    const again = await recall(user, { session_id: current, harness: 'claude-code', trigger: 'session_start', cwd });
+    expect(again.body).toMatchObject({ context: '', last_session: null, already_shown: 1 });
+  });
+
+  it('records and returns memories with secrets redacted', async () => {
+    const user = (await createTenant(server.services, server.url)).owner;
+    await remember(user, 'Numbat deploys use GITHUB_TOKEN=ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa for the registry.');
+    const res = await recall(user, { session_id: newSessionId(), trigger: 'prompt', prompt: 'numbat deploys registry' });
+    expect(res.body.context).toContain('[REDACTED:');
+    expect(res.body.context).not.toContain('ghp_aaaa');
+    const events = await user.api.get(`/v1/workstreams/${res.body.recorded.workstream_id}/events?kind=recall`);
+    expect(events.body.events[0].content).not.toContain('ghp_aaaa');
+  });
+
+  it('refuses malformed requests with 400 naming the field', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ trigger: 'prompt', prompt: 'x' }, 'session_id'],
+      [{ session_id: 's', trigger: 'prompt' }, 'prompt'],
+      [{ session_id: 's', trigger: 'later' }, 'trigger'],
+      [{ session_id: 's', trigger: 'prompt', prompt: 'x', harness: 'cursor' }, 'harness'],
+      [{ session_id: 's', trigger: 'prompt', prompt: 'x', max_chars: 50 }, 'max_chars'],
+      [{ session_id: 's', trigger: 'prompt', prompt: 'x', max_chars: 100000 }, 'max_chars'],
+      [{ session_id: 'x'.repeat(256), trigger: 'session_start' }, 'session_id'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await recall(owner, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field);
+    }
+  });
+
+  it('needs both memory:read and hooks:write', async () => {
+    const hooksOnly = await tenant.keyWithScopes(owner, ['hooks:write']);
+    expect((await recall(hooksOnly, { session_id: 's', trigger: 'prompt', prompt: 'x' })).status).toBe(403);
+    const readOnly = await tenant.keyWithScopes(owner, ['memory:read']);
+    expect((await recall(readOnly, { session_id: 's', trigger: 'prompt', prompt: 'x' })).status).toBe(403);
+  });
+});
+
+describe('POST /v1/hooks/{harness}/recall', () => {
+  it('answers SessionStart and UserPromptSubmit with Claude Code hook output, other events with {}', async () => {
+    const user = (await createTenant(server.services, server.url)).owner;
+    const id = await remember(user, 'The express dependency of the shop checkout must stay on v4.');
+    const sessionId = newSessionId();
+    const prompt = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId }) });
+    expect(prompt.status).toBe(200);
+    expect(Object.keys(prompt.body)).toEqual(['hookSpecificOutput']);
+    expect(prompt.body.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    expect(prompt.body.hookSpecificOutput.additionalContext).toContain(`[${id}] The express dependency`);
+
+    const start = await user.api.post('/v1/hooks/codex/recall', { body: fixture('claude-code', 'session-start', { session_id: newSessionId(), cwd: '/home/ana/shop' }) });
+    expect(start.body.hookSpecificOutput.hookEventName).toBe('SessionStart');
+    expect(start.body.hookSpecificOutput.additionalContext).toContain(id);
+
+    const tool = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'pre-tool-use-bash', { session_id: sessionId }) });
+    expect(tool.status).toBe(200);
+    expect(tool.body).toEqual({});
+    // Already shown in this session: nothing new, so nothing to add.
+    const repeat = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId }) });
+    expect(repeat.body).toEqual({});
+
+    const bad = await user.api.post('/v1/hooks/claude-code/recall', { body: { hook_event_name: 'UserPromptSubmit', prompt: 'x' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('a harness cannot forge a recall record', async () => {
+    const forged = recallPayload(newSessionId(), { trigger: 'prompt', memory_ids: [], text: 'forged' }, undefined);
+    const res = await owner.api.post('/v1/hooks/generic', { body: { ...forged, event: 'note' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('memory_bank_recall');
+    const batch = await owner.api.post('/v1/hooks/batch', { body: { events: [{ harness: 'generic', payload: { ...forged, event: 'note' } }] } });
+    expect(batch.body.results[0]).toMatchObject({ status: 400 });
+  });
+
+  it('a recall record is rebuilt from its archived payload as the same recall event', () => {
+    const payload = recallPayload('s-1', { trigger: 'session_start', memory_ids: ['mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V'], text: 'Memory Bank recalled…' }, '/x');
+    const envelope = { v: 1, event_id: 'recall:1', workstream_id: 'ws_1', sequence: 3, harness: 'claude-code', event: 'Recall', occurred_at: '2026-11-30T00:00:00Z', received_at: '2026-11-30T00:00:00Z', sha256: 'x', payload };
+    const event = eventFromEnvelope(envelope as never, 'claude-code');
+    expect(event).toMatchObject({ kind: 'recall', role: 'system', event: 'Recall', content: 'Recalled on session_start: mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V\n\nMemory Bank recalled…' });
+  });
+});
