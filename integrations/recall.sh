@@ -1,0 +1,56 @@
+#!/bin/sh
+# Memory Bank recall hook: prints what the agent should add to its context for this hook event.
+#
+#   recall.sh claude-code|codex|generic   < hook payload (SessionStart, UserPromptSubmit)
+#
+# It POSTs the payload to $MEMORY_BANK_URL/v1/hooks/<harness>/recall and prints the answer,
+#   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}
+# or {} when there is nothing to add — and {} whenever the service is slow, down or refuses:
+# it never blocks or breaks the session. It gives up after MEMORY_BANK_RECALL_TIMEOUT seconds
+# (default 1; the harness is answered well within 1.5 s), always exits 0, and records nothing
+# itself (forward.sh does that). It runs no program but curl: on a loaded machine every process
+# started costs time the session waits for.
+#
+#   MEMORY_BANK_URL              default http://localhost:8787
+#   MEMORY_BANK_API_KEY          unset or empty: print {} (the key needs memory:read and hooks:write)
+#   MEMORY_BANK_RECALL_TIMEOUT   seconds, default 1
+#   MEMORY_BANK_DEBUG=1          say on stderr why it printed {}
+
+LC_ALL=C; export LC_ALL
+umask 077
+
+# Prints {} (and, with MEMORY_BANK_DEBUG, why on stderr) and exits.
+nothing() {
+  [ -z "${MEMORY_BANK_DEBUG:-}" ] || echo "recall.sh: $1" >&2
+  printf '{}\n'
+  exit 0
+}
+
+harness=${1:-}
+case $harness in claude-code | codex | generic) ;; *) nothing "unknown harness '$harness'" ;; esac
+[ -n "${MEMORY_BANK_API_KEY:-}" ] || nothing 'MEMORY_BANK_API_KEY is not set'
+command -v curl >/dev/null 2>&1 || nothing 'curl is not installed'
+url=${MEMORY_BANK_URL:-http://localhost:8787}
+url=${url%/}
+timeout=${MEMORY_BANK_RECALL_TIMEOUT:-1}
+
+# The payload goes from stdin straight to curl; the key reaches curl as a config file on fd 3
+# (a here-document), so it is never on a command line (`ps`). --max-time bounds everything:
+# name lookup, connect, answer. The status line is appended after the body.
+answer=$(curl -s --config /dev/fd/3 -w '\n%{http_code} %{content_type}' --connect-timeout 1 --max-time "$timeout" \
+  -X POST -H 'Content-Type: application/json' --data-binary @- "$url/v1/hooks/$harness/recall" 2>/dev/null 3<<CONFIG
+header = "Authorization: Bearer $MEMORY_BANK_API_KEY"
+CONFIG
+) || nothing "no answer within ${timeout}s (curl exit $?)"
+status=${answer##*
+}
+body=${answer%
+*}
+case $status in
+  '200 application/json'*) ;;
+  *) nothing "answered '$status'" ;;
+esac
+# One JSON object, as the service writes it; anything else is not passed to the agent.
+case $body in '{'*'}') ;; *) nothing 'the answer is not a JSON object' ;; esac
+printf '%s\n' "$body"
+exit 0
