@@ -7,13 +7,13 @@
 #   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}
 # or {} when there is nothing to add — and {} whenever the service is slow, down or refuses:
 # it never blocks or breaks the session. It gives up after MEMORY_BANK_RECALL_TIMEOUT seconds
-# (default 1; the harness is answered well within 1.5 s), always exits 0, and records nothing
+# (default 0.9; the harness has its answer within 1.5 s), always exits 0, and records nothing
 # itself (forward.sh does that). It runs no program but curl: on a loaded machine every process
 # started costs time the session waits for.
 #
 #   MEMORY_BANK_URL              default http://localhost:8787
 #   MEMORY_BANK_API_KEY          unset or empty: print {} (the key needs memory:read and hooks:write)
-#   MEMORY_BANK_RECALL_TIMEOUT   seconds, default 1
+#   MEMORY_BANK_RECALL_TIMEOUT   seconds, default 0.9
 #   MEMORY_BANK_DEBUG=1          say on stderr why it printed {}
 
 LC_ALL=C; export LC_ALL
@@ -32,12 +32,12 @@ case $harness in claude-code | codex | generic) ;; *) nothing "unknown harness '
 command -v curl >/dev/null 2>&1 || nothing 'curl is not installed'
 url=${MEMORY_BANK_URL:-http://localhost:8787}
 url=${url%/}
-timeout=${MEMORY_BANK_RECALL_TIMEOUT:-1}
+timeout=${MEMORY_BANK_RECALL_TIMEOUT:-0.9}
 
 # The payload goes from stdin straight to curl; the key reaches curl as a config file on fd 3
 # (a here-document), so it is never on a command line (`ps`). --max-time bounds everything:
 # name lookup, connect, answer. The status line is appended after the body.
-answer=$(curl -s --config /dev/fd/3 -w '\n%{http_code} %{content_type}' --connect-timeout 1 --max-time "$timeout" \
+answer=$(curl -s --config /dev/fd/3 -w '\n%{http_code} %{content_type}' --connect-timeout 0.8 --max-time "$timeout" \
   -X POST -H 'Content-Type: application/json' --data-binary @- "$url/v1/hooks/$harness/recall" 2>/dev/null 3<<CONFIG
 header = "Authorization: Bearer $MEMORY_BANK_API_KEY"
 CONFIG

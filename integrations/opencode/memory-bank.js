@@ -7,6 +7,11 @@
 // Fire-and-forget: it never awaits the network, never throws into OpenCode, and gives up after 3 s.
 // What it cannot deliver goes to the spool that integrations/forward.sh uses
 // (~/.memory-bank/spool, one file per event) and is sent to /v1/hooks/batch after the next success.
+//
+// Recall (docs/hooks.md#recall): at a session's first model call and after each prompt it asks
+// POST /v1/recall for the memories to add, waiting at most 1.5 s, and appends what it got to the
+// system prompt of the session's model calls (experimental.chat.system.transform). The key needs
+// memory:read and hooks:write; without memory:read it recalls nothing and forwards as before.
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +48,29 @@ async function post(path, body, headers, ms) {
   });
   await response.arrayBuffer().catch(() => {});
   return response.status;
+}
+
+const RECALL_TIMEOUT_MS = 1500;
+const RECALL_KEPT = 5; // the last recalls of a session stay in its system prompt
+
+/** The context POST /v1/recall gives for a session, or '' (slow, down, refused: nothing). */
+async function recall(body) {
+  try {
+    const response = await fetch(`${BASE}/v1/recall`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ harness: 'opencode', ...body }),
+      signal: AbortSignal.timeout(RECALL_TIMEOUT_MS),
+    });
+    if (response.status !== 200) {
+      await response.arrayBuffer().catch(() => {});
+      return '';
+    }
+    const answer = await response.json();
+    return typeof answer?.context === 'string' ? answer.context : '';
+  } catch {
+    return '';
+  }
 }
 
 const permanent = (status) => [400, 413, 415, 422].includes(status);
@@ -154,8 +182,20 @@ export const MemoryBank = async ({ directory } = {}) => {
     if (map.size > 500) map.delete(map.keys().next().value);
   };
 
+  // Recall: a prompt's recall starts with chat.message and is awaited by the next model call;
+  // a session's first model call also recalls what is known about the project.
+  const pendingRecall = new Map(); // sessionID → Promise<string>
+  const recalled = new Map(); // sessionID → the texts recalled into it (the last RECALL_KEPT)
+  const recallPrompt = (sessionID, text) => {
+    if (!sessionID || !text) return;
+    const earlier = pendingRecall.get(sessionID);
+    const next = recall({ session_id: sessionID, trigger: 'prompt', prompt: text.slice(0, 8000), ...(directory ? { cwd: directory } : {}) });
+    remember(pendingRecall, sessionID, earlier ? Promise.all([earlier, next]).then((texts) => texts.filter(Boolean).join('\n\n')) : next);
+  };
+
   return {
     'chat.message': guard((input, output) => {
+      recallPrompt(input?.sessionID ?? output?.message?.sessionID, textOf(output?.parts));
       send({
         event: 'chat.message',
         sessionID: input?.sessionID ?? output?.message?.sessionID, // older releases pass only the message
@@ -185,6 +225,32 @@ export const MemoryBank = async ({ directory } = {}) => {
         metadata: scalars(output?.metadata),
       });
     }),
+
+    'experimental.chat.system.transform': async (input, output) => {
+      try {
+        const sessionID = input?.sessionID;
+        if (!sessionID || !Array.isArray(output?.system)) return;
+        const waits = [];
+        if (!recalled.has(sessionID)) {
+          remember(recalled, sessionID, []);
+          waits.push(recall({ session_id: sessionID, trigger: 'session_start', ...(directory ? { cwd: directory } : {}) }));
+        }
+        if (pendingRecall.has(sessionID)) {
+          waits.push(pendingRecall.get(sessionID));
+          pendingRecall.delete(sessionID);
+        }
+        const texts = recalled.get(sessionID);
+        for (const text of await Promise.all(waits)) if (text) texts.push(text);
+        texts.splice(0, Math.max(0, texts.length - RECALL_KEPT));
+        if (texts.length === 0) return;
+        // Appended to the last system block rather than pushed: some backends take one system message only.
+        const context = texts.join('\n\n');
+        if (output.system.length === 0) output.system.push(context);
+        else output.system[output.system.length - 1] += `\n\n${context}`;
+      } catch {
+        // never throw into OpenCode
+      }
+    },
 
     'experimental.session.compacting': guard((input) => {
       send({ event: 'experimental.session.compacting', sessionID: input.sessionID });

@@ -445,9 +445,9 @@ describe('OpenCode plugin', () => {
     await expect(hooks['event']!(undefined)).resolves.toBeUndefined();
     await expect(hooks['chat.message']!(null, null)).resolves.toBeUndefined();
 
-    await waitFor(() => server.requests.length >= 7);
+    await waitFor(() => server.requests.filter((r) => r.url.startsWith('/v1/hooks/')).length >= 7);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    for (const request of server.requests) {
+    for (const request of server.requests.filter((r) => r.url.startsWith('/v1/hooks/'))) {
       expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(request.headers['content-type']).toBe('application/json');
       expect(request.headers['idempotency-key']).toMatch(/^[0-9a-f]{32}$/);

@@ -10,7 +10,7 @@ import { createServer as createTcpServer, type Server as TcpServer, type Socket 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, newSessionId } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
@@ -174,6 +174,64 @@ describe.runIf(has('curl'))('the installed Claude Code recall hook', () => {
         expect(run.ms).toBeLessThan(HOOK_DEADLINE_MS);
       }
       expect(accepted).toBe(2);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
+  });
+});
+
+type PluginHook = (...args: unknown[]) => Promise<void>;
+
+describe('the OpenCode plugin’s recall', () => {
+  const saved = { ...process.env };
+  let imports = 0;
+  afterAll(() => {
+    for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  /** A fresh instance of the plugin (it reads its environment when loaded). */
+  async function loadPlugin(url: string): Promise<Record<string, PluginHook>> {
+    Object.assign(process.env, { MEMORY_BANK_URL: url, MEMORY_BANK_API_KEY: ana.key, MEMORY_BANK_SPOOL: join(home, 'opencode-spool') });
+    const module = (await import(`${pathToFileURL(join(INTEGRATIONS, 'opencode/memory-bank.js')).href}?recall=${++imports}`)) as {
+      MemoryBank: (input: { directory: string }) => Promise<Record<string, PluginHook>>;
+    };
+    return module.MemoryBank({ directory: cwd });
+  }
+
+  it('appends the session’s recalled memories to the system prompt of its model calls', async () => {
+    const hooks = await loadPlugin(server.url);
+    const sessionID = `ses_${newSessionId()}`;
+    const first = { system: ['You are OpenCode.'] };
+    await hooks['experimental.chat.system.transform']!({ sessionID, model: {} }, first);
+    expect(first.system).toHaveLength(1);
+    expect(first.system[0]).toMatch(/^You are OpenCode\.\n\nMemory Bank recalled/);
+    expect(first.system[0]).toContain(`[${memories.seed}]`);
+    expect(first.system[0]).toContain('Last time in this project');
+
+    await hooks['chat.message']!({ sessionID, messageID: 'msg_1' }, { message: { id: 'msg_1' }, parts: [{ type: 'text', text: 'How do I do a rolling deploy of the storefront?' }] });
+    const next = { system: ['You are OpenCode.'] };
+    await hooks['experimental.chat.system.transform']!({ sessionID, model: {} }, next);
+    expect(next.system[0]).toContain(`[${memories.rolling}] Rolling deploys`);
+    expect(next.system[0]).toContain(`[${memories.seed}]`); // earlier recalls stay in the session's context
+    expect(next.system[0]).not.toContain(memories.colleague!);
+    expect(next.system[0]).not.toContain(memories.outsider!);
+  });
+
+  it('adds nothing, within 1.5 s, when the server never answers', async () => {
+    const sockets: Socket[] = [];
+    const hanging = createTcpServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const hooks = await loadPlugin(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}`);
+      const output = { system: ['You are OpenCode.'] };
+      const started = performance.now();
+      await hooks['experimental.chat.system.transform']!({ sessionID: 'ses_hanging', model: {} }, output);
+      expect(performance.now() - started).toBeLessThan(HOOK_DEADLINE_MS + 200);
+      expect(output.system).toEqual(['You are OpenCode.']);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => hanging.close(() => resolve()));
