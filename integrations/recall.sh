@@ -37,7 +37,7 @@ timeout=${MEMORY_BANK_RECALL_TIMEOUT:-0.9}
 # The payload goes from stdin straight to curl; the key reaches curl as a config file on fd 3
 # (a here-document), so it is never on a command line (`ps`). --max-time bounds everything:
 # name lookup, connect, answer. The status line is appended after the body.
-answer=$(curl -s --config /dev/fd/3 -w '\n%{http_code} %{content_type}' --connect-timeout 0.8 --max-time "$timeout" \
+answer=$(curl -s --config /dev/fd/3 -w '\n%{http_code} %{content_type}' --max-time "$timeout" \
   -X POST -H 'Content-Type: application/json' --data-binary @- "$url/v1/hooks/$harness/recall" 2>/dev/null 3<<CONFIG
 header = "Authorization: Bearer $MEMORY_BANK_API_KEY"
 CONFIG
