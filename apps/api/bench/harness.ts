@@ -12,11 +12,12 @@ import { SCALES, type BenchContext, type Scale, type ScenarioReport } from './sc
 import { ingestion } from './scenarios/ingestion';
 import { isolationRatios, measureIsolation } from './scenarios/tenant-isolation';
 import { mcpOverhead } from './scenarios/mcp-overhead';
+import { recallLatency } from './scenarios/recall';
 import { startup } from './scenarios/startup';
 import { provisionTenants, seedMemories, withFulltextRebuilt } from './seed';
 import { startService } from './service';
 
-export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'cost', 'startup'] as const;
+export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'recall', 'cost', 'startup'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -104,6 +105,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     if (wants('mcp')) {
       log('MCP overhead');
       reports.push(await mcpOverhead(ctx));
+    }
+    if (wants('recall')) {
+      log('recall into a session');
+      reports.push(await recallLatency(ctx));
     }
     if (wants('cost')) {
       log('CPU per operation');

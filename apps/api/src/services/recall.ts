@@ -77,14 +77,18 @@ export function createRecallService({ db }: ServiceDeps, memory: MemoryService, 
     const search = (query: string, already: number) =>
       query.trim() === '' ? Promise.resolve([]) : memory.search(principal, { query, limit: Math.min(RECALL_LIMITS.searchLimit, RECALL_LIMITS.candidates + already) });
 
-    // The session's past recalls decide what is new; a prompt's search does not wait for them.
-    const [recalls, promptMatches] = await Promise.all([
+    // The session's past recalls decide what is new; a prompt's search does not wait for
+    // them, nor does a session start's look at the previous session (the note, said once
+    // per session, with its first recall — which a session start almost always is).
+    const cwd = request.cwd;
+    const [recalls, promptMatches, startNote] = await Promise.all([
       findSessionRecalls(db, scope, session),
       request.trigger === 'prompt' ? search(request.prompt ?? '', RECALL_LIMITS.searchLimit) : null,
+      request.trigger === 'session_start' && cwd ? lastSessionIn(scope, cwd, session) : null,
     ]);
     const shown = new Set(recalls.heads.flatMap(idsInRecallHead));
-    // The note is said once per session: with its first recall.
-    const note = recalls.heads.length === 0 && request.cwd ? await lastSessionIn(scope, request.cwd, session) : null;
+    const firstRecall = recalls.heads.length === 0;
+    const note = !firstRecall ? null : request.trigger === 'session_start' ? startNote : cwd ? await lastSessionIn(scope, cwd, session) : null;
     const matches = promptMatches ?? (await search(projectQuery(request, note), shown.size));
     const fresh = matches.filter((match) => !shown.has(match.id));
     const composed = composeRecall(fresh.slice(0, RECALL_LIMITS.candidates), note, budgetChars);
