@@ -114,6 +114,18 @@ describe('POST /v1/recall', () => {
     expect(workstream.body).toMatchObject({ harness: 'claude-code', native_session_id: sessionId, cwd: '/home/ana/wombat' });
   });
 
+  it('recalls again what a compaction took out of the session’s context', async () => {
+    const user = (await createTenant(server.services, server.url)).owner;
+    const id = await remember(user, 'The okapi billing job runs at 02:00 UTC.');
+    const sessionId = newSessionId();
+    const ask = () => recall(user, { session_id: sessionId, harness: 'claude-code', trigger: 'prompt', prompt: 'okapi billing job' });
+    expect((await ask()).body.memories.map((m: { id: string }) => m.id)).toEqual([id]);
+    expect((await ask()).body.memories).toEqual([]);
+    expect((await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'pre-compact', { session_id: sessionId }) })).status).toBe(202);
+    expect((await ask()).body.memories.map((m: { id: string }) => m.id)).toEqual([id]);
+    expect((await ask()).body.memories).toEqual([]);
+  });
+
   it('at session start, recalls memories about the project and where the last session in that directory left off, once', async () => {
     const user = (await createTenant(server.services, server.url)).owner;
     const about = await remember(user, 'In the pangolin-shop repository, run `make seed` before the checkout tests.');

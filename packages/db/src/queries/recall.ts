@@ -4,7 +4,7 @@ import { preparedOn } from '../prepared';
 import { workstreamEvents, workstreams, type EventRole, type Harness } from '../schema';
 import type { OwnerScope } from '../scope';
 
-/** What a session already holds of recall: its workstream (if it exists yet) and the first line of each recall event. */
+/** What a session's context already holds of recall: its workstream (if it exists yet) and the first line of each recall event since its last compaction. */
 export interface SessionRecalls {
   workstreamId: string | null;
   /** The first line of each recall event's content, oldest first; it lists the memory ids shown. */
@@ -14,8 +14,10 @@ export interface SessionRecalls {
 const OWNER = { orgId: sql.placeholder('orgId'), userId: sql.placeholder('userId') };
 
 /**
- * The recall events of one harness session of the caller, in one statement: the
- * session's row by its unique key, its recall events by (workstream_id, kind).
+ * The recall events of one harness session of the caller since its last compaction (a
+ * compacted context no longer holds what was recalled before), in one statement: the
+ * session's row by its unique key, its last compaction and its recall events by
+ * (workstream_id, kind).
  */
 export async function findSessionRecalls(
   ex: Executor,
@@ -28,7 +30,13 @@ export async function findSessionRecalls(
       .from(workstreams)
       .leftJoin(
         workstreamEvents,
-        and(eq(workstreamEvents.workstreamId, workstreams.id), eq(workstreamEvents.kind, 'recall'), eq(workstreamEvents.orgId, OWNER.orgId)),
+        and(
+          eq(workstreamEvents.workstreamId, workstreams.id),
+          eq(workstreamEvents.kind, 'recall'),
+          eq(workstreamEvents.orgId, OWNER.orgId),
+          sql`${workstreamEvents.sequence} > COALESCE((SELECT MAX(compacted.sequence) FROM ${workstreamEvents} AS compacted
+            WHERE compacted.workstream_id = ${workstreams.id} AND compacted.kind = 'compaction'), 0)`,
+        ),
       )
       .where(
         and(
