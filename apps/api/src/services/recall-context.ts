@@ -8,7 +8,8 @@
 export const RECALL_LIMITS = {
   /** Characters injected when neither the key nor the request says otherwise. */
   defaultBudgetChars: 2000,
-  minBudgetChars: 200,
+  /** Below this, the header and one memory's id leave no room for its text. */
+  minBudgetChars: 300,
   maxBudgetChars: 20000,
   /** Memories considered per recall (after those already shown in the session). */
   candidates: 10,
@@ -54,7 +55,7 @@ export interface ComposedRecall {
   note: LastSessionNote | null;
 }
 
-const HEADER = 'Memory Bank recalled these memories (cite them by id; getMemoryById reads one in full, deleteMemoryById removes one that is wrong):';
+const HEADER = 'Memory Bank recalled (cite by id; getMemoryById reads one in full, deleteMemoryById removes a wrong one):';
 
 const chars = (text: string) => Array.from(text).length;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
