@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventFromEnvelope } from '../src/archive/rebuild';
 import { recallPayload } from '../src/hooks/adapters/recall';
+import { composeRecall, RECALL_LIMITS } from '../src/services/recall-context';
 import { fixture, newSessionId } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
@@ -231,5 +232,38 @@ describe('POST /v1/hooks/{harness}/recall', () => {
     const envelope = { v: 1, event_id: 'recall:1', workstream_id: 'ws_1', sequence: 3, harness: 'claude-code', event: 'Recall', occurred_at: '2026-11-30T00:00:00Z', received_at: '2026-11-30T00:00:00Z', sha256: 'x', payload };
     const event = eventFromEnvelope(envelope as never, 'claude-code');
     expect(event).toMatchObject({ kind: 'recall', role: 'system', event: 'Recall', content: 'Recalled on session_start: mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V\n\nMemory Bank recalled…' });
+  });
+});
+
+describe('composeRecall', () => {
+  const memory = (i: number, content: string) => ({ id: `mem_01JD3W6Q8Z9K2M4N5P6R7S8T${String(i).padStart(2, '0')}`, scope: 'user' as const, content, score: 1 });
+  const note = { workstreamId: 'ws_1', lastEventAt: new Date('2026-11-29T16:02:00Z'), prompt: 'Fix the 🐛 in checkout\nplease', reply: 'Done: '.repeat(200) };
+
+  it('never exceeds the budget in code points, whatever the text (astral characters, long memories, the note)', () => {
+    for (const budget of [RECALL_LIMITS.minBudgetChars, 500, 2000, 5000]) {
+      const candidates = Array.from({ length: 10 }, (_, i) => memory(i, `${'🦘 kangaroo '.repeat(30 + i * 20)}`));
+      const composed = composeRecall(candidates, note, budget);
+      expect(Array.from(composed.text).length, `budget ${budget}`).toBeLessThanOrEqual(budget);
+      expect(composed.memories.length, `budget ${budget}`).toBeGreaterThan(0);
+      for (const shown of composed.memories) expect(composed.text).toContain(`[${shown.id}]`);
+    }
+  });
+
+  it('cuts a memory that does not fit whole, marks it, and gives one memory at most 40 % of the budget', () => {
+    const composed = composeRecall([memory(1, 'x'.repeat(5000)), memory(2, 'short one')], null, 1000);
+    expect(composed.memories).toEqual([
+      { id: memory(1, '').id, scope: 'user', score: 1, truncated: true },
+      { id: memory(2, '').id, scope: 'user', score: 1, truncated: false },
+    ]);
+    const line = composed.text.split('\n').find((l) => l.includes(memory(1, '').id))!;
+    expect(line.endsWith('…')).toBe(true);
+    expect(Array.from(line).length).toBeLessThanOrEqual(400 + 40);
+  });
+
+  it('puts the note on one line each for prompt and reply, within 30 % of the budget; nothing at all gives ""', () => {
+    const composed = composeRecall([], note, 2000);
+    expect(composed.text.startsWith('Last time in this project (2026-11-29 16:02 UTC, workstream ws_1):\n- You asked: Fix the 🐛 in checkout please\n- The reply: Done:')).toBe(true);
+    expect(Array.from(composed.text).length).toBeLessThanOrEqual(600);
+    expect(composeRecall([], null, 2000)).toEqual({ text: '', memories: [], note: null });
   });
 });
