@@ -15,4 +15,5 @@ export * from './queries/doctor';
 export * from './queries/audit';
 export * from './queries/oidc';
 export * from './prepared';
+export * from './queries/idempotency';
 export * from './queries/recall';
