@@ -192,6 +192,33 @@ describe('POST /v1/recall', () => {
   });
 });
 
+describe('postRecall as an MCP tool', () => {
+  it('is a tool when MCP_TOOL_TAGS includes Recall, and recalls as the caller', async () => {
+    const withRecall = await startTestServer({ env: { MCP_TOOL_TAGS: 'Memory,Recall' } });
+    try {
+      const user = (await createTenant(withRecall.services, withRecall.url)).owner;
+      const id = (await user.api.post('/v1/memory', { body: { content: 'The ibis exporter writes Parquet files.' } })).body.id;
+      const rpc = async (body: unknown) =>
+        (
+          await fetch(`${withRecall.url}/mcp`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify(body),
+          })
+        ).json() as Promise<{ result: { tools?: { name: string }[]; isError?: boolean; structuredContent?: { context: string; memories: { id: string }[] } } }>;
+      const tools = await rpc({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+      expect(tools.result.tools!.map((tool) => tool.name)).toContain('postRecall');
+      expect(tools.result.tools!.map((tool) => tool.name)).not.toContain('postHookRecall');
+      const call = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'postRecall', arguments: { session_id: 'mcp-1', trigger: 'prompt', prompt: 'ibis exporter format' } } });
+      expect(call.result.isError).toBeFalsy();
+      expect(call.result.structuredContent!.memories.map((m) => m.id)).toEqual([id]);
+      expect(call.result.structuredContent!.context).toContain(`[${id}]`);
+    } finally {
+      await withRecall.close();
+    }
+  });
+});
+
 describe('POST /v1/hooks/{harness}/recall', () => {
   it('answers SessionStart and UserPromptSubmit with Claude Code hook output, other events with {}', async () => {
     const user = (await createTenant(server.services, server.url)).owner;
