@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventFromEnvelope } from '../src/archive/rebuild';
+import { pino } from 'pino';
+import { eventFromEnvelope, rebuildLedger } from '../src/archive/rebuild';
 import { recallPayload } from '../src/hooks/adapters/recall';
 import { composeRecall, RECALL_LIMITS } from '../src/services/recall-context';
 import { fixture, newSessionId } from './support/hooks';
@@ -252,6 +253,30 @@ describe('POST /v1/hooks/{harness}/recall', () => {
     expect(res.body.errors[0].path).toBe('memory_bank_recall');
     const batch = await owner.api.post('/v1/hooks/batch', { body: { events: [{ harness: 'generic', payload: { ...forged, event: 'note' } }] } });
     expect(batch.body.results[0]).toMatchObject({ status: 400 });
+  });
+
+  it('a recall event is archived with its session and rebuilt from the archive alone, the same row', async () => {
+    const own = await startTestServer({ ownDatabase: true });
+    try {
+      const user = (await createTenant(own.services, own.url)).owner;
+      await user.api.post('/v1/memory', { body: { content: 'The heron cache is flushed nightly.' } });
+      const sessionId = newSessionId();
+      await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId, prompt: 'heron cache flush' }) });
+      const recalled = await user.api.post('/v1/recall', { body: { session_id: sessionId, harness: 'claude-code', trigger: 'prompt', prompt: 'heron cache flush' } });
+      const workstreamId = recalled.body.recorded.workstream_id;
+      await own.archiver.runOnce(true);
+      const rows = async () =>
+        (await own.database.pool.query('SELECT sequence, event_id, kind, role, event, lifecycle_only, content, content_sha256, payload_sha256, segment_key FROM workstream_events WHERE workstream_id = ? ORDER BY sequence', [workstreamId]))[0];
+      const original = (await rows()) as { kind: string; segment_key: string | null }[];
+      expect(original.map((row) => row.kind)).toEqual(['message', 'recall']);
+      expect(original.every((row) => row.segment_key !== null)).toBe(true);
+      await own.database.pool.query('DELETE FROM workstream_events WHERE workstream_id = ?', [workstreamId]);
+      const report = await rebuildLedger({ db: own.database.db, store: own.store, logger: pino({ level: 'silent' }) }, { workstreamId });
+      expect(report).toMatchObject({ events: 2, skipped: [] });
+      expect(await rows()).toEqual(original);
+    } finally {
+      await own.close();
+    }
   });
 
   it('a recall record is rebuilt from its archived payload as the same recall event', () => {
