@@ -4,6 +4,7 @@ import { eventFromEnvelope, rebuildLedger } from '../src/archive/rebuild';
 import { recallPayload } from '../src/hooks/adapters/recall';
 import { composeRecall, RECALL_LIMITS } from '../src/services/recall-context';
 import { fixture, newSessionId } from './support/hooks';
+import { client } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
 
@@ -74,7 +75,7 @@ describe('POST /v1/recall', () => {
     const created = await user.api.post('/v1/api-keys', { body: { name: 'hooks, small recall', scopes: ['memory:read', 'hooks:write'], recall_budget_chars: 300 } });
     expect(created.status).toBe(201);
     expect(created.body.recall_budget_chars).toBe(300);
-    const keyed = { ...user, api: (await import('./support/http')).client(server.url, created.body.key) };
+    const keyed = { ...user, api: client(server.url, created.body.key) };
     const capped = await ask(keyed, { max_chars: 5000 });
     expect(capped.body.budget_chars).toBe(300);
     expect(codePoints(capped.body.context)).toBeLessThanOrEqual(300);
