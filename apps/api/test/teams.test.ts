@@ -349,6 +349,8 @@ const MATRIX: MatrixRow[] = [
   },
   { route: 'POST /v1/hooks/{harness}', call: (c) => c.post('/v1/hooks/claude-code', { body: memberHook() }), expect: users(202, 202) },
   { route: 'POST /v1/hooks/batch', call: (c) => c.post('/v1/hooks/batch', { body: { events: [{ harness: 'claude-code', payload: memberHook() }] } }), expect: users(200, 200) },
+  { route: 'POST /v1/recall', call: (c) => c.post('/v1/recall', { body: { session_id: newSessionId(), trigger: 'prompt', prompt: 'matrix' } }), expect: users(200, 200) },
+  { route: 'POST /v1/hooks/{harness}/recall', call: (c) => c.post('/v1/hooks/claude-code/recall', { body: memberHook() }), expect: users(200, 200) },
   { route: 'GET /v1/workstreams', call: (c) => c.get('/v1/workstreams'), expect: users(200, 200) },
   { route: 'GET /v1/workstreams/search', call: (c) => c.get('/v1/workstreams/search?q=matrix'), expect: users(200, 200) },
   { route: "GET /v1/workstreams/{id} (member's)", call: async (c) => c.get(`/v1/workstreams/${await freshWorkstream()}`), expect: users(404, 404, { member: 200 }) },
