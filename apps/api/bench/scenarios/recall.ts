@@ -39,10 +39,19 @@ export async function recallLatency(ctx: BenchContext): Promise<ScenarioReport> 
         : { session_id: sessionOf(i), trigger: 'prompt', prompt: ctx.queries[i % ctx.queries.length], cwd: DIRECTORIES[Math.floor(i / 5) % DIRECTORIES.length] },
     ),
   );
+  // The same machine's plain search, for a figure that does not move with the machine's load.
+  const searched = await sequential('search (GET /v1/memory/search, limit 20)', count, async (i) => {
+    const response = await fetch(`${ctx.service.url}/v1/memory/search?q=${encodeURIComponent(ctx.queries[i % ctx.queries.length]!)}&limit=20`, { headers });
+    await response.arrayBuffer();
+    return response.status === 200;
+  });
   return {
     scenario: 'recall',
-    measurements: [measured],
-    ratios: [ratio('recall p95 (ms, sequential)', measured.p95, '≤ 100', measured.p95 <= 100)],
+    measurements: [measured, searched],
+    ratios: [
+      ratio('recall p95 (ms, sequential)', measured.p95, '≤ 100', measured.p95 <= 100),
+      ratio('recall ÷ search p50', measured.p50 / searched.p50, '—', true),
+    ],
     notes: [`probe: ${ctx.scale.perTenant} memories and ${PAST_SESSIONS} past sessions in ${DIRECTORIES.length} directories; every fifth request starts a session.`],
   };
 }
