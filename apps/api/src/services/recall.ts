@@ -81,15 +81,17 @@ export function createRecallService({ db }: ServiceDeps, memory: MemoryService, 
     // them, nor does a session start's look at the previous session (the note, said once
     // per session, with its first recall — which a session start almost always is).
     const cwd = request.cwd;
-    const [recalls, promptMatches, startNote] = await Promise.all([
+    const [recalls, promptMatches, lastTime] = await Promise.all([
       findSessionRecalls(db, scope, session),
       request.trigger === 'prompt' ? search(request.prompt ?? '', RECALL_LIMITS.searchLimit) : null,
       request.trigger === 'session_start' && cwd ? lastSessionIn(scope, cwd, session) : null,
     ]);
     const shown = new Set(recalls.heads.flatMap(idsInRecallHead));
     const firstRecall = recalls.heads.length === 0;
-    const note = !firstRecall ? null : request.trigger === 'session_start' ? startNote : cwd ? await lastSessionIn(scope, cwd, session) : null;
-    const matches = promptMatches ?? (await search(projectQuery(request, note), shown.size));
+    const previous = request.trigger === 'session_start' ? lastTime : firstRecall && cwd ? await lastSessionIn(scope, cwd, session) : null;
+    const note = firstRecall ? previous : null;
+    // A session start searches for the project, and for where the last session there left off.
+    const matches = promptMatches ?? (await search(projectQuery(request, previous), shown.size));
     const fresh = matches.filter((match) => !shown.has(match.id));
     const composed = composeRecall(fresh.slice(0, RECALL_LIMITS.candidates), note, budgetChars);
     const result = { memories: composed.memories, note: composed.note, budgetChars, alreadyShown: matches.length - fresh.length };
