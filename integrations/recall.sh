@@ -7,9 +7,9 @@
 #   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}
 # or {} when there is nothing to add — and {} whenever the service is slow, down or refuses:
 # it never blocks or breaks the session. It gives up after MEMORY_BANK_RECALL_TIMEOUT seconds
-# (default 0.9; the harness has its answer within 1.5 s), always exits 0, and records nothing
-# itself (forward.sh does that). It runs no program but curl: on a loaded machine every process
-# started costs time the session waits for.
+# (default 0.9; the harness has its answer within 1.5 s) and always exits 0. It does not forward
+# the hook event (forward.sh does); the service records what it recalled in the session. It runs
+# no program but curl: on a loaded machine every process started costs time the session waits for.
 #
 #   MEMORY_BANK_URL              default http://localhost:8787
 #   MEMORY_BANK_API_KEY          unset or empty: print {} (the key needs memory:read and hooks:write)
