@@ -144,6 +144,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       title: 'Memory Bank API',
       version: SERVICE_INFO.version,
       description: 'Durable, owner-scoped memory for AI agents and web apps. Errors are RFC 9457 problem+json.',
+      // The repository grants no license (it has no LICENSE file): all rights reserved.
+      // Name the real license here (an SPDX identifier) when it has one.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: config.PUBLIC_URL ?? new URL(c.req.url).origin }],
   }));
