@@ -33,9 +33,9 @@ const bodyTooSlow = (ms: number) =>
 function requestTooSlow(ms: number, incoming: IncomingMessage | undefined): AppError {
   if (incoming && awaitingClient(incoming)) return bodyTooSlow(ms);
   const error = unavailable(`The request did not complete within ${ms} ms; retry shortly`);
+  if (!incoming || !bodyPending(incoming)) return error;
   // An unread rest of the body must not be parsed as the next request.
-  if (incoming && bodyPending(incoming)) error.options.headers!.Connection = 'close';
-  return error;
+  return new AppError(error.code, error.detail, { headers: { ...error.options.headers, Connection: 'close' } });
 }
 
 /**
