@@ -180,7 +180,8 @@ function inChunks(text: string, rules: readonly SecretRule[], extra: ReadonlySet
 }
 
 function applyRule(text: string, rule: SecretRule): string {
-  const { pattern } = rule;
+  const pattern = typeof rule.pattern === 'function' ? rule.pattern(text) : rule.pattern;
+  if (pattern === null) return text;
   pattern.lastIndex = 0;
   const parts: string[] = [];
   let copied = 0;
@@ -195,8 +196,13 @@ function applyRule(text: string, rule: SecretRule): string {
       pattern.lastIndex = match.index + 1;
       continue;
     }
-    const [replaced, end] = typeof replacement === 'string' ? [replacement, match.index + match[0].length] : replacement;
-    parts.push(text.slice(copied, match.index), replaced);
+    const [replaced, end, start = match.index] = typeof replacement === 'string' ? [replacement, match.index + match[0].length] : replacement;
+    if (start < copied) {
+      // It would reach back into the previous replacement.
+      pattern.lastIndex = match.index + 1;
+      continue;
+    }
+    parts.push(text.slice(copied, start), replaced);
     copied = end;
     pattern.lastIndex = end;
   }
