@@ -25,6 +25,7 @@ import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
 import type { ServiceDeps } from './deps';
+import type { MemoryRedaction } from './memory-redaction';
 
 export interface NewContextInput {
   snippet: string;
@@ -47,6 +48,9 @@ export interface MemoryChange {
   tags?: string[];
 }
 
+/** A memory as saved, with how many secrets in its content and contexts were redacted. */
+export type SavedMemory = MemoryRecord & { redacted: number };
+
 export interface MemoryListPage {
   memories: MemoryRecord[];
   nextCursor: string | null;
@@ -59,7 +63,7 @@ function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
 }
 
-export function createMemoryService({ db, clock, config }: ServiceDeps) {
+export function createMemoryService({ db, clock, config }: ServiceDeps, redaction: MemoryRedaction) {
   /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
   async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
     const quota = config.MEMORY_QUOTA_PER_ORG;
@@ -73,20 +77,21 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
      * Saves a memory and its contexts in one transaction. The server decides the source;
      * the scope is the caller's `user` unless an admin or owner asks for `org`.
      */
-    create(principal: Principal, input: NewMemoryInput, source: MemorySource): Promise<MemoryRecord> {
+    async create(principal: Principal, input: NewMemoryInput, source: MemorySource): Promise<SavedMemory> {
       const scope = input.scope ?? 'user';
       if (scope === 'org' && !hasAdminPowers(principal)) {
         throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can save org-shared memories');
       }
+      const { value: kept, redacted } = await redaction.redact(principal, { content: input.content, contexts: input.contexts ?? [] });
       const now = clock.now();
       const memory = {
         id: newId('memory', now),
         scope,
         source,
-        content: input.content.trim(),
+        content: kept.content.trim(),
         tags: normaliseTags(input.tags),
         createdAt: now,
-        contexts: (input.contexts ?? []).map((context) => ({
+        contexts: kept.contexts.map((context) => ({
           id: newId('memoryContext', now),
           snippet: context.snippet.trim(),
           citation: context.citation ?? null,
@@ -97,11 +102,12 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         })),
       };
       // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
-      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, ownerScope(principal), memory);
-      return inTransaction(db, async (tx) => {
+      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return { ...(await insertMemory(db, ownerScope(principal), memory)), redacted };
+      const saved = await inTransaction(db, async (tx) => {
         await checkQuota(tx, principal);
         return insertMemory(tx, ownerScope(principal), memory);
       });
+      return { ...saved, redacted };
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {
@@ -131,20 +137,22 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
     },
 
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
-    async update(principal: Principal, id: string, change: MemoryChange): Promise<MemoryRecord> {
+    async update(principal: Principal, id: string, change: MemoryChange): Promise<SavedMemory> {
       if (!isId('memory', id)) throw notFound('Memory');
-      return db.transaction(async (tx) => {
+      const { value: content, redacted } = change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal, change.content);
+      const updated = await db.transaction(async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!current) throw notFound('Memory');
         if (current.scope === 'org' && !hasAdminPowers(principal)) {
           throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can change org-shared memories');
         }
         return writeMemoryChange(tx, current, {
-          content: change.content?.trim(),
+          content: content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
           updatedAt: clock.now(),
         });
       });
+      return { ...updated, redacted };
     },
 
     /**

@@ -25,7 +25,7 @@ import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ServiceDeps } from './deps';
-import type { MemoryService } from './memory';
+import type { MemoryService, SavedMemory } from './memory';
 
 export interface ToolAction {
   toolUseId: string | null;
@@ -124,7 +124,7 @@ export function createWorkstreamService(
       sequence: number,
       input: { content?: string; tags?: string[] },
       source: MemorySource,
-    ): Promise<MemoryRecord> {
+    ): Promise<SavedMemory> {
       await visible(principal, id);
       const event = await findWorkstreamEvent(db, ownerScope(principal), id, sequence);
       if (!event) throw notFound('Event');
