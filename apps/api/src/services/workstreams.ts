@@ -12,7 +12,6 @@ import {
   type EventKind,
   type Harness,
   type LedgerEvent,
-  type MemoryRecord,
   type MemorySource,
   type ScoredLedgerEvent,
   type WorkstreamCursor,
