@@ -130,7 +130,12 @@ const FORMATS_AT = new Map<string, CompiledFormat[]>();
 {
   const byPrefix = new Map<string, CompiledFormat[]>();
   for (const format of TOKEN_FORMATS) {
-    const compiled: CompiledFormat = { kind: format.kind, sticky: new RegExp(format.pattern.source, 'y'), back: format.back ?? 0, ...(format.accept ? { accept: format.accept } : {}) };
+    const compiled: CompiledFormat = {
+      kind: format.kind,
+      sticky: new RegExp(format.pattern.source, 'y'),
+      back: format.back ?? 0,
+      ...(format.accept ? { accept: format.accept } : {}),
+    };
     for (const prefix of format.prefixes) byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), compiled]);
   }
   const prefixes = [...byPrefix.keys()].sort((a, b) => b.length - a.length);

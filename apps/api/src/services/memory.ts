@@ -102,7 +102,9 @@ export function createMemoryService({ db, clock, config }: ServiceDeps, redactio
         })),
       };
       // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
-      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return { ...(await insertMemory(db, ownerScope(principal), memory)), redacted };
+      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) {
+        return { ...(await insertMemory(db, ownerScope(principal), memory)), redacted };
+      }
       const saved = await inTransaction(db, async (tx) => {
         await checkQuota(tx, principal);
         return insertMemory(tx, ownerScope(principal), memory);
@@ -139,7 +141,8 @@ export function createMemoryService({ db, clock, config }: ServiceDeps, redactio
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
     async update(principal: Principal, id: string, change: MemoryChange): Promise<SavedMemory> {
       if (!isId('memory', id)) throw notFound('Memory');
-      const { value: content, redacted } = change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal, change.content);
+      const { value: content, redacted } =
+        change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal, change.content);
       const updated = await db.transaction(async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!current) throw notFound('Memory');
