@@ -180,8 +180,7 @@ function inChunks(text: string, rules: readonly SecretRule[], extra: ReadonlySet
 }
 
 function applyRule(text: string, rule: SecretRule): string {
-  const pattern = typeof rule.pattern === 'function' ? rule.pattern(text) : rule.pattern;
-  if (pattern === null) return text;
+  const { pattern } = rule;
   pattern.lastIndex = 0;
   const parts: string[] = [];
   let copied = 0;

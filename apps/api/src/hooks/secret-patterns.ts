@@ -22,11 +22,8 @@ export type Replacer = (
 
 export interface SecretRule {
   kind: string;
-  /**
-   * Global; shared between calls, so the engine resets `lastIndex` itself. Or a function
-   * choosing the pattern for a text (null: nothing to find there).
-   */
-  pattern: RegExp | ((text: string) => RegExp | null);
+  /** Global; shared between calls, so the engine resets `lastIndex` itself. */
+  pattern: RegExp;
   /** The pattern cannot match unless one of these occurs: a cheap `includes` check skips it. */
   triggers: readonly string[];
   /** Triggers are lowercase and compared with the lowercased text. */
