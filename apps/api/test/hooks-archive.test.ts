@@ -10,9 +10,20 @@ let s3: TestS3;
 let server: TestServer;
 let user: TestUser;
 
+/**
+ * The app's clock runs ahead by `ahead` ms: a test ages pending events by moving it, not by
+ * sleeping, and a slow machine cannot age them behind its back (the age is a minute).
+ */
+const MAX_AGE_MS = 60_000;
+let ahead = 0;
+const clock = { now: () => new Date(Date.now() + ahead) };
+const ageBeyondMaxAge = () => {
+  ahead += MAX_AGE_MS + 1000;
+};
+
 beforeAll(async () => {
   s3 = await startTestS3();
-  server = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: 300 }, ownDatabase: true });
+  server = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: MAX_AGE_MS }, clock, ownDatabase: true });
   user = (await createTenant(server.services, server.url)).owner;
 });
 afterAll(async () => {
@@ -81,7 +92,7 @@ describe('sealing', () => {
     const workstreamId = await sessionOf(3);
     await server.archiver.runOnce();
     expect(await segmentKeys(workstreamId)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    ageBeyondMaxAge();
     await server.archiver.runOnce();
     expect((await segmentKeys(workstreamId)).map((key) => key.split('/').pop())).toEqual(['0000000000000001-0000000000000003.jsonl']);
   });
@@ -91,7 +102,7 @@ describe('sealing', () => {
     await server.archiver.runOnce();
     // The first 256 are a full segment at once; the 44 after it wait for their age.
     expect((await segmentKeys(workstreamId)).map((key) => key.split('/').pop())[0]).toBe('0000000000000001-0000000000000256.jsonl');
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    ageBeyondMaxAge();
     await server.archiver.runOnce();
     expect((await segmentKeys(workstreamId)).map((key) => key.split('/').pop())).toEqual([
       '0000000000000001-0000000000000256.jsonl',
