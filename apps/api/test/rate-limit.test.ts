@@ -168,7 +168,9 @@ describe('Redis bucket store', () => {
   });
 
   it('takes atomically from every bucket, refills on Redis time and expires idle buckets', async () => {
-    const store = createRedisBucketStore(REDIS_URL, silent, { prefix });
+    // A generous deadline: this tests the buckets, not failing open (tested below), and a
+    // loaded machine can take over 500 ms to answer.
+    const store = createRedisBucketStore(REDIS_URL, silent, { prefix, timeoutMs: 10_000 });
     try {
       // Refills slow enough that a loaded machine's delays between calls cannot refill a token.
       const key: Bucket = { name: 'key:a', limit: { perSecond: 1, burst: 1 } };
@@ -219,7 +221,9 @@ describe.each([
     }
     expect(admitted.map((res) => rateLimit(res)?.r)).toEqual([4, 3, 2, 1, 0]);
     expect(admitted.map((res) => rateLimit(res)?.name)).toEqual(['key', 'key', 'key', 'key', 'key']);
-    expect(rateLimit(admitted[4]!)?.t).toBe(25); // seconds until the key's bucket is full again
+    // Seconds until the key's bucket is full again: 25, less what refilled while a loaded machine sent them.
+    expect(rateLimit(admitted[4]!)?.t).toBeGreaterThanOrEqual(20);
+    expect(rateLimit(admitted[4]!)?.t).toBeLessThanOrEqual(25);
 
     const refused = await list(owner);
     expectRefused(refused, 'key');
