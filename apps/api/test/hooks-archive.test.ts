@@ -240,6 +240,35 @@ describe('two API processes, one database and one bucket', () => {
   });
 });
 
+describe('a live process storing a segment', () => {
+  it('keeps its claim by renewing a short lease, so others leave it alone', async () => {
+    const leaseMs = 3000;
+    const holder = await startTestServer({ env: s3.env('archive'), databaseUrl: server.config.DATABASE_URL, archiverOptions: { leaseMs } });
+    let storing: Promise<void> | undefined;
+    try {
+      const session = newSessionId();
+      let workstreamId = '';
+      for (const payload of claudeSession(session)) workstreamId = (await post(payload)).body.workstream_id;
+      s3.setDown(true, 'blackhole'); // the upload hangs: the holder is alive, just slow
+      storing = holder.archiver.runOnce();
+      const lease = async () => {
+        const [rows] = await server.database.pool.query('SELECT next_attempt_at AS until FROM archive_segments WHERE workstream_id = ? AND uploaded_at IS NULL', [workstreamId]);
+        return (rows as { until: Date }[])[0]?.until.getTime() ?? 0;
+      };
+      await expect.poll(lease, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
+      const claimedUntil = await lease();
+      // Renewed past two whole leases: without the heartbeat it would have lapsed after one.
+      await expect.poll(lease, { timeout: 20_000, interval: 100 }).toBeGreaterThan(claimedUntil + 2 * leaseMs);
+      const [due] = await server.database.pool.query('SELECT COUNT(*) AS n FROM archive_segments WHERE workstream_id = ? AND uploaded_at IS NULL AND next_attempt_at <= NOW(3)', [workstreamId]);
+      expect((due as { n: number }[])[0]!.n).toBe(0);
+    } finally {
+      s3.setDown(false);
+      await storing;
+      await holder.close();
+    }
+  }, 90_000);
+});
+
 describe('filesystem driver', () => {
   it('archives to ARCHIVE_URL=file://… by default', async () => {
     const local = await startTestServer({ ownDatabase: true });
