@@ -8,6 +8,7 @@ import { createAuditService } from './audit';
 import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createMemoryService } from './memory';
+import { createMemoryRedaction } from './memory-redaction';
 import { createOrgService } from './orgs';
 import { createRecallService } from './recall';
 import { createSystemService } from './system';
@@ -24,7 +25,7 @@ export interface ArchiveDeps {
 
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
-  const memory = createMemoryService(deps);
+  const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
   const hooks = createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() });
   return {
     apiKeys,
