@@ -159,9 +159,11 @@ describe('POST /v1/recall', () => {
     expect(again.body).toMatchObject({ context: '', last_session: null, already_shown: 1 });
   });
 
-  it('records and returns memories with secrets redacted', async () => {
+  it('records and returns memories with secrets redacted, even in an org that stores memories as sent', async () => {
     const user = (await createTenant(server.services, server.url)).owner;
-    await remember(user, 'Numbat deploys use GITHUB_TOKEN=ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa for the registry.');
+    expect((await user.api.patch('/v1/org', { body: { redact_memory_secrets: false } })).status).toBe(200);
+    const id = await remember(user, 'Numbat deploys use GITHUB_TOKEN=ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa for the registry.');
+    expect((await user.api.get(`/v1/memory/${id}`)).body.content).toContain('ghp_aaaa'); // stored as sent
     const res = await recall(user, { session_id: newSessionId(), trigger: 'prompt', prompt: 'numbat deploys registry' });
     expect(res.body.context).toContain('[REDACTED:');
     expect(res.body.context).not.toContain('ghp_aaaa');
