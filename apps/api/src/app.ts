@@ -30,7 +30,7 @@ import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-
 import { registerOrgRoutes } from './routes/org';
 import { registerDocsRoutes } from './routes/system/docs';
 import { registerHealthRoutes } from './routes/system/health';
-import { systemClock, type Clock } from './services/deps';
+import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
 
 /** Largest request body /v1 accepts. */

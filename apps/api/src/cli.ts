@@ -15,7 +15,7 @@ import { CreateOrgBody } from './routes/operator/create-org';
 import { AddMemberBody } from './routes/org/add-member';
 import { toOrgResponse, toUserResponse } from './routes/org/schemas';
 import type { Services } from './services';
-import { systemClock } from './services/deps';
+import { systemClock } from './clock';
 
 const USAGE = `Memory Bank operator CLI (prints JSON on stdout)
 

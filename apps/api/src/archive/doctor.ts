@@ -13,7 +13,7 @@ import {
 } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { sha256Hex } from '../hooks/canonical';
-import type { Clock } from '../services/deps';
+import type { Clock } from '../clock';
 import type { ObjectStore } from './object-store';
 import { groupArchiveKeys, rebuildLedger } from './rebuild';
 import type { Archiver } from './sealer';

@@ -16,7 +16,7 @@ import {
 } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { errorForLog } from '../logger';
-import type { Clock } from '../services/deps';
+import type { Clock } from '../clock';
 import type { ObjectStore } from './object-store';
 import { SEGMENT_CONTENT_TYPE, buildSegment } from './segment';
 

@@ -21,7 +21,7 @@ import { AppError } from '../errors';
 import { errorForLog } from '../logger';
 import { recordAudit } from '../services/audit';
 import { defaultScopes } from '../services/api-keys';
-import type { Clock } from '../services/deps';
+import type { Clock } from '../clock';
 import type { Authenticator, Principal } from './principal';
 
 /** Asymmetric signatures only: a shared secret would let anyone holding it mint tokens. */

@@ -2,7 +2,7 @@ import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDra
 import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
-import type { Clock } from '../services/deps';
+import type { Clock } from '../clock';
 import { HARNESS_ADAPTERS } from './adapters';
 import { canonicalJson, sha256Hex } from './canonical';
 import { createGroupCommit } from './group-commit';

@@ -2,7 +2,8 @@ import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Exec
 import { AppError } from '../errors';
 import { hasAdminPowers, type Principal } from '../auth/principal';
 import { beforeIdCursor } from './cursor';
-import type { Clock, ServiceDeps } from './deps';
+import type { Clock } from '../clock';
+import type { ServiceDeps } from './deps';
 
 /** Who acted: a signed-in user (by key or OIDC token) or the operator (token or CLI). */
 export type AuditActor =
