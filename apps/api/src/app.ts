@@ -23,7 +23,8 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerApiKeyRoutes } from './routes/api-keys';
 import { registerDeleteAdminOrgById } from './routes/operator/delete-org';
 import { registerHookRoutes } from './routes/hooks';
-import { MAX_BATCH_BYTES, postHooksBatchRoute } from './routes/hooks/batch';
+import { postHooksBatchRoute } from './routes/hooks/batch';
+import { HOOK_LIMITS } from './limits';
 import { registerMemoryRoutes } from './routes/memory';
 import { registerWorkstreamRoutes } from './routes/workstreams';
 import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-org';
@@ -96,7 +97,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
   app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
-  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? MAX_BATCH_BYTES : MAX_BODY_BYTES);
+  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? HOOK_LIMITS.batchBytes : MAX_BODY_BYTES);
   const bodies = [bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor), limitBodies(maxBodyFor)];
   app.use('/v1/*', ...bodies);
   app.use(MCP_PATH, ...bodies);

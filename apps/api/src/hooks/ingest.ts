@@ -2,6 +2,7 @@ import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDra
 import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
+import { HOOK_LIMITS } from '../limits';
 import type { Clock } from '../clock';
 import { HARNESS_ADAPTERS } from './adapters';
 import { canonicalJson, sha256Hex } from './canonical';
@@ -9,11 +10,7 @@ import { createGroupCommit } from './group-commit';
 import type { Sanitizer } from './sanitize';
 import { AdapterError, type AdaptedEvent, type Harness } from './types';
 
-/** Largest payload accepted, after sanitizing, as canonical JSON. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-/** Bounds of one transaction of merged single posts (as a batch's). */
-const MAX_GROUP_EVENTS = 256;
-const MAX_GROUP_BYTES = 8 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = HOOK_LIMITS.payloadBytes;
 const MAX_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 export interface HookDelivery {
@@ -150,9 +147,9 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
   /** Single posts of one owner that arrive while one of theirs is being appended go together in the next transaction. */
   const singles = createGroupCommit<{ principal: Principal; event: PreparedEvent }, HookReceipt>({
     run: (items) => appendPrepared(items[0]!.principal, items.map((item) => item.event), clock.now()),
-    maxItems: MAX_GROUP_EVENTS,
+    maxItems: HOOK_LIMITS.batchEvents,
     weight: (item) => item.event.draft.payloadBytes + item.event.draft.content.length,
-    maxWeight: MAX_GROUP_BYTES,
+    maxWeight: HOOK_LIMITS.batchBytes,
   });
 
   return {

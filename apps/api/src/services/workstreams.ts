@@ -23,6 +23,7 @@ import type { ObjectStore } from '../archive/object-store';
 import { rawWorkstreamStream } from '../archive/raw';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
+import { MEMORY_LIMITS } from '../limits';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ServiceDeps } from './deps';
 import type { MemoryService } from './memory';
@@ -61,8 +62,6 @@ function toAction(events: LedgerEvent[]): ToolAction {
   };
 }
 
-const MAX_MEMORY_CHARS = 8000;
-const MAX_SNIPPET_CHARS = 4000;
 const cutChars = (text: string, max: number) => Array.from(text).slice(0, max).join('');
 
 export function createWorkstreamService(
@@ -128,13 +127,13 @@ export function createWorkstreamService(
       await visible(principal, id);
       const event = await findWorkstreamEvent(db, ownerScope(principal), id, sequence);
       if (!event) throw notFound('Event');
-      const content = input.content ?? cutChars(event.content.trim(), MAX_MEMORY_CHARS);
+      const content = input.content ?? cutChars(event.content.trim(), MEMORY_LIMITS.contentChars);
       if (content.trim() === '') {
         throw new AppError('validation_failed', 'This event has no text to remember; send content', {
           errors: [{ path: 'content', message: 'Required: the event has no text' }],
         });
       }
-      const snippet = cutChars(event.content.trim(), MAX_SNIPPET_CHARS) || `${event.event} (${event.kind})`;
+      const snippet = cutChars(event.content.trim(), MEMORY_LIMITS.snippetChars) || `${event.event} (${event.kind})`;
       return memory.create(
         principal,
         {

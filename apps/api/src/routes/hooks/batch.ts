@@ -2,10 +2,9 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
+import { HOOK_LIMITS } from '../../limits';
 import { HarnessSchema } from './schemas';
 
-export const MAX_BATCH_EVENTS = 256;
-export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
 const BatchBody = z
   .object({
@@ -18,7 +17,7 @@ const BatchBody = z
         }),
       )
       .min(1)
-      .max(MAX_BATCH_EVENTS),
+      .max(HOOK_LIMITS.batchEvents),
   })
   .openapi('HookBatch');
 
@@ -43,7 +42,7 @@ export const postHooksBatchRoute = authedRoute(['hooks:write'], {
   operationId: 'postHooksBatch',
   tags: ['Hooks'],
   summary: 'Ingest a batch of hook events',
-  description: `Up to ${MAX_BATCH_EVENTS} events / 8 MiB, of any sessions and harnesses, for clients that spool and drain. Each event is handled as a single post would be; the answer has one result per event, in order.`,
+  description: `Up to ${HOOK_LIMITS.batchEvents} events / ${HOOK_LIMITS.batchBytes / 1024 / 1024} MiB, of any sessions and harnesses, for clients that spool and drain. Each event is handled as a single post would be; the answer has one result per event, in order.`,
   'x-mcp': false,
   request: { body: { required: true, content: { 'application/json': { schema: BatchBody } } } },
   responses: {

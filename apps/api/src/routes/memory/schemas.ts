@@ -1,21 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { CONTEXT_ORIGINS, MEMORY_SCOPES, MEMORY_SOURCES, type MemoryRecord, type ScoredMemoryRecord } from '@memory-bank/db';
 import { nestsWithin } from '../../http/json-input';
+import { MEMORY_LIMITS } from '../../limits';
 
-/** Limits of the memory contract (docs/api.md#limits). */
-export const MEMORY_LIMITS = {
-  contentChars: 8000,
-  tags: 32,
-  tagChars: 64,
-  contexts: 16,
-  snippetChars: 4000,
-  idChars: 128,
-  citationBytes: 16 * 1024,
-  citationDepth: 16,
-  listLimit: 100,
-  searchLimit: 50,
-  queryChars: 512,
-} as const;
+export { MEMORY_LIMITS };
 
 const codePoints = (value: string) => Array.from(value).length;
 

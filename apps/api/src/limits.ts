@@ -1,0 +1,28 @@
+/**
+ * The service's limits, each declared once: routes publish them (zod schemas, OpenAPI),
+ * services enforce them, docs/api.md#limits lists them. Below every layer: imports nothing.
+ */
+
+/** Limits of the memory contract. */
+export const MEMORY_LIMITS = {
+  contentChars: 8000,
+  tags: 32,
+  tagChars: 64,
+  contexts: 16,
+  snippetChars: 4000,
+  idChars: 128,
+  citationBytes: 16 * 1024,
+  citationDepth: 16,
+  listLimit: 100,
+  searchLimit: 50,
+  queryChars: 512,
+} as const;
+
+/** Limits of hook ingestion. */
+export const HOOK_LIMITS = {
+  /** Largest hook payload accepted, after sanitizing, as canonical JSON. */
+  payloadBytes: 1024 * 1024,
+  /** A batch (POST /v1/hooks/batch), and a transaction of merged single posts alike. */
+  batchEvents: 256,
+  batchBytes: 8 * 1024 * 1024,
+} as const;
