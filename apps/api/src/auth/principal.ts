@@ -1,4 +1,5 @@
 import { isOrgAdmin, type ApiKeyScope, type OwnerScope } from '@memory-bank/db';
+import { AppError } from '../errors';
 
 /**
  * An authenticated caller: the owner scope every query takes, what the credential may do,
@@ -19,6 +20,11 @@ export interface Principal extends OwnerScope {
  */
 export function hasAdminPowers(principal: Principal): boolean {
   return isOrgAdmin(principal) && principal.scopes.includes('admin');
+}
+
+/** The one admin check of every service: 403 unless the caller has admin powers. */
+export function requireAdmin(principal: Principal, action: string): void {
+  if (!hasAdminPowers(principal)) throw new AppError('forbidden', `Only org admins and owners, with the admin scope, can ${action}`);
 }
 
 /** The owner scope of a principal, as the db helpers take it. */

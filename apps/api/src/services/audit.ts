@@ -1,6 +1,5 @@
 import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Executor } from '@memory-bank/db';
-import { AppError } from '../errors';
-import { hasAdminPowers, type Principal } from '../auth/principal';
+import { requireAdmin, type Principal } from '../auth/principal';
 import { beforeIdCursor } from './cursor';
 import type { Clock } from '../clock';
 import type { ServiceDeps } from './deps';
@@ -64,7 +63,7 @@ export function createAuditService({ db }: ServiceDeps) {
       principal: Principal,
       options: { limit: number; cursor?: string; action?: string; actor?: string },
     ): Promise<{ events: AuditEventRow[]; nextCursor: string | null }> {
-      if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can read the audit trail');
+      requireAdmin(principal, 'read the audit trail');
       const page = await listAuditEvents(db, principal, {
         limit: options.limit,
         ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'auditEvent') } : {}),

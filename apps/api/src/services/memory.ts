@@ -20,7 +20,7 @@ import {
   type MemorySource,
   type ScoredMemoryRecord,
 } from '@memory-bank/db';
-import { hasAdminPowers, ownerScope, type Principal } from '../auth/principal';
+import { hasAdminPowers, ownerScope, requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -75,9 +75,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
      */
     create(principal: Principal, input: NewMemoryInput, source: MemorySource): Promise<MemoryRecord> {
       const scope = input.scope ?? 'user';
-      if (scope === 'org' && !hasAdminPowers(principal)) {
-        throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can save org-shared memories');
-      }
+      if (scope === 'org') requireAdmin(principal, 'save org-shared memories');
       const now = clock.now();
       const memory = {
         id: newId('memory', now),
@@ -136,9 +134,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
       return db.transaction(async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!current) throw notFound('Memory');
-        if (current.scope === 'org' && !hasAdminPowers(principal)) {
-          throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can change org-shared memories');
-        }
+        if (current.scope === 'org') requireAdmin(principal, 'change org-shared memories');
         return writeMemoryChange(tx, current, {
           content: change.content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
@@ -170,7 +166,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         }
         const target = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!target) throw notFound('Memory');
-        if (target.scope === 'org') throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can delete org-shared memories');
+        if (target.scope === 'org') requireAdmin(principal, 'delete org-shared memories');
         await deleteOrgMemory(tx, principal, id);
       });
     },

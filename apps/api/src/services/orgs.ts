@@ -10,7 +10,7 @@ import {
   type Role,
   type UserRow,
 } from '@memory-bank/db';
-import { hasAdminPowers, type Principal } from '../auth/principal';
+import { requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { defaultScopes, type ApiKeyService, type IssuedApiKey } from './api-keys';
 import { actorOf, operatorActor, recordAudit, type AuditActor } from './audit';
@@ -88,7 +88,7 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
      * may make another owner.
      */
     addMember(principal: Principal, input: { email: string; role: Role }): Promise<AddedMember> {
-      if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can add members');
+      requireAdmin(principal, 'add members');
       if (input.role === 'owner' && principal.role !== 'owner') {
         throw new AppError('forbidden', 'Only an owner can make another owner');
       }

@@ -19,7 +19,7 @@ import {
   type UserRow,
 } from '@memory-bank/db';
 import type { Archiver } from '../archive/sealer';
-import { hasAdminPowers, type Principal } from '../auth/principal';
+import { requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, operatorActor, recordAudit, type AuditActor } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -33,10 +33,6 @@ export interface PurgeCounts {
 }
 
 export type TeamService = ReturnType<typeof createTeamService>;
-
-function requireAdmin(principal: Principal): void {
-  if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can do this');
-}
 
 /**
  * What team admins do to members and their data, and what the operator does to whole
@@ -62,7 +58,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
 
   return {
     async listMembers(principal: Principal): Promise<UserRow[]> {
-      requireAdmin(principal);
+      requireAdmin(principal, 'do this');
       return listUsers(db, principal);
     },
 
@@ -72,7 +68,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
       userId: string,
       options: { limit: number; cursor?: string },
     ): Promise<{ memories: MemoryMetadata[]; nextCursor: string | null }> {
-      requireAdmin(principal);
+      requireAdmin(principal, 'do this');
       await member(db, principal, userId);
       const page = await listMemberMemoryMetadata(db, principal, userId, {
         limit: options.limit,
@@ -84,7 +80,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
 
     /** Deletes all of a member's private memories and, with `workstreams`, their workstreams. */
     async purgeMember(principal: Principal, userId: string, options: { workstreams: boolean }): Promise<PurgeCounts> {
-      requireAdmin(principal);
+      requireAdmin(principal, 'do this');
       const done = await db.transaction(async (tx) => {
         await member(tx, principal, userId);
         const result = await purge(tx, principal, userId, options.workstreams);
@@ -110,7 +106,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
       userId: string,
       options: { keepData: boolean },
     ): Promise<{ user: UserRow; keysRevoked: number; deleted: PurgeCounts }> {
-      requireAdmin(principal);
+      requireAdmin(principal, 'do this');
       const done = await db.transaction(async (tx) => {
         const target = await member(tx, principal, userId);
         if (target.removedAt) throw notFound('Member');
