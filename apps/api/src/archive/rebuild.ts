@@ -13,7 +13,7 @@ import {
 import type { Logger } from 'pino';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
-import { ledgerFields } from '../hooks/ingest';
+import { ledgerFields } from '../hooks/ledger';
 import type { ObjectStore } from './object-store';
 import { parseSegment, type Envelope } from './segment';
 

@@ -1,12 +1,12 @@
 import type { Archiver } from '../archive/sealer';
 import type { ObjectStore } from '../archive/object-store';
-import { createHookIngestService } from '../hooks/ingest';
 import type { Sanitizer } from '../hooks/sanitize';
 import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
 import { createAuditService } from './audit';
 import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
+import { createHookIngestService } from './hooks';
 import { createMemoryService } from './memory';
 import { createOrgService } from './orgs';
 import { createSystemService } from './system';

@@ -3,7 +3,9 @@ import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { HOOK_LIMITS } from '../../limits';
-import { HarnessSchema } from './schemas';
+import { problemOf } from '../../errors';
+import type { BatchItemResult } from '../../services/hooks';
+import { HarnessSchema, toHookReceiptResponse } from './schemas';
 
 
 const BatchBody = z
@@ -36,6 +38,14 @@ const BatchResultSchema = z
   })
   .openapi('HookBatchResult');
 
+export type HookBatchResultResponse = z.infer<typeof BatchResultSchema>;
+
+/** A recorded item is its receipt; a refused one is its problem (without a request id: the batch's answer has it). */
+export function toBatchResultResponse(result: BatchItemResult): HookBatchResultResponse {
+  if ('receipt' in result) return { index: result.index, status: 202, ...toHookReceiptResponse(result.receipt) };
+  return { index: result.index, ...problemOf(result.refused) };
+}
+
 export const postHooksBatchRoute = authedRoute(['hooks:write'], {
   method: 'post',
   path: '/v1/hooks/batch',
@@ -58,6 +68,6 @@ export function registerPostHooksBatch(app: ApiApp) {
       c.var.principal,
       events.map((event) => ({ harness: event.harness, payload: event.payload, ...(event.idempotency_key !== undefined ? { idempotencyKey: event.idempotency_key } : {}) })),
     );
-    return c.json({ results }, 200);
+    return c.json({ results: results.map(toBatchResultResponse) }, 200);
   });
 }

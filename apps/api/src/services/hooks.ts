@@ -1,14 +1,15 @@
-import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionEvents, type SessionRef } from '@memory-bank/db';
+import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
-import { AppError } from '../errors';
-import { HOOK_LIMITS } from '../limits';
 import type { Clock } from '../clock';
-import { HARNESS_ADAPTERS } from './adapters';
-import { canonicalJson, sha256Hex } from './canonical';
-import { createGroupCommit } from './group-commit';
-import type { Sanitizer } from './sanitize';
-import { AdapterError, type AdaptedEvent, type Harness } from './types';
+import { AppError } from '../errors';
+import { HARNESS_ADAPTERS } from '../hooks/adapters';
+import { canonicalJson, sha256Hex } from '../hooks/canonical';
+import { createGroupCommit } from '../hooks/group-commit';
+import { ledgerFields } from '../hooks/ledger';
+import type { Sanitizer } from '../hooks/sanitize';
+import { AdapterError, type Harness } from '../hooks/types';
+import { HOOK_LIMITS } from '../limits';
 
 const MAX_PAYLOAD_BYTES = HOOK_LIMITS.payloadBytes;
 const MAX_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
@@ -19,31 +20,16 @@ export interface HookDelivery {
   idempotencyKey?: string;
 }
 
+/** Where a delivery landed in the ledger. */
 export interface HookReceipt {
-  event_id: string;
-  workstream_id: string;
+  eventId: string;
+  workstreamId: string;
   sequence: number;
   duplicate: boolean;
 }
 
-export type BatchItemResult =
-  | ({ index: number; status: 202 } & HookReceipt)
-  | { index: number; status: 400 | 413; type: string; title: string; detail: string; errors?: { path: string; message: string }[] };
-
-/** The ledger columns an adapted event determines — the same at ingestion and at rebuild. */
-export function ledgerFields(adapted: AdaptedEvent) {
-  return {
-    kind: adapted.kind,
-    role: adapted.role,
-    event: adapted.eventName,
-    lifecycleOnly: adapted.lifecycleOnly,
-    toolUseId: adapted.toolUseId,
-    toolName: adapted.toolName,
-    outcome: adapted.outcome,
-    content: adapted.content,
-    contentSha256: sha256Hex(adapted.content),
-  };
-}
+/** One item of a batch: recorded, or refused on its own (400 or 413) while the rest land. */
+export type BatchItemResult = { index: number; receipt: HookReceipt } | { index: number; refused: AppError };
 
 interface PreparedEvent {
   session: SessionRef;
@@ -134,8 +120,8 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
       if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
       outcome.events.forEach((event, i) => {
         receipts[sessions[g]!.positions[i]!] = {
-          event_id: event.eventId,
-          workstream_id: outcome.workstreamId,
+          eventId: event.eventId,
+          workstreamId: outcome.workstreamId,
           sequence: event.sequence,
           duplicate: event.duplicate,
         };
@@ -179,18 +165,11 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
           indexes.push(index);
         } catch (error) {
           if (!(error instanceof AppError) || (error.status !== 400 && error.status !== 413)) throw error;
-          results[index] = {
-            index,
-            status: error.status,
-            type: `urn:memory-bank:problem:${error.code}`,
-            title: error.code === 'payload_too_large' ? 'Payload Too Large' : 'Validation Failed',
-            detail: error.detail,
-            ...(error.options.errors ? { errors: error.options.errors } : {}),
-          };
+          results[index] = { index, refused: error };
         }
       });
       const receipts = prepared.length > 0 ? await appendPrepared(principal, prepared, now) : [];
-      receipts.forEach((receipt, i) => (results[indexes[i]!] = { index: indexes[i]!, status: 202, ...receipt }));
+      receipts.forEach((receipt, i) => (results[indexes[i]!] = { index: indexes[i]!, receipt }));
       return results;
     },
   };
