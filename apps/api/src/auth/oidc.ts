@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  inTransaction,
   findOrg,
   findOrgUserByEmail,
   findUserByOidcIdentity,
@@ -180,7 +181,7 @@ export function createOidcAuthenticator({ db, config, clock, logger }: OidcDeps)
       return { ...holder, oidcIssuer: identity.issuer, oidcSubject: identity.subject };
     }
     const now = clock.now();
-    const user = await db.transaction(async (tx) => {
+    const user = await inTransaction(db, async (tx) => {
       const created = await insertUser(tx, org, {
         id: newId('user', now),
         email: email ?? placeholderEmail(identity),

@@ -1,4 +1,5 @@
 import {
+  inTransaction,
   API_KEY_SCOPES,
   findKeyHolder,
   findKeyOwnerForOperator,
@@ -96,7 +97,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
       if (beyond.length > 0) {
         throw new AppError('forbidden', `A key can only carry scopes its creator's key has; not: ${beyond.join(', ')}`);
       }
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const issued = await issue(tx, principal, { name: input.name, scopes });
         await recordAudit(tx, clock, principal.orgId, actorOf(principal), { action: 'api_key.create', targetType: 'api_key', targetId: issued.record.id });
         return issued;
@@ -114,7 +115,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
       if (scopes.includes('admin') && user.role === 'member') {
         throw new AppError('forbidden', 'A member cannot hold a key with the admin scope');
       }
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const issued = await issue(tx, user, { name: input.name, scopes });
         await recordAudit(tx, clock, user.orgId, operatorActor(requestId), { action: 'api_key.create', targetType: 'api_key', targetId: issued.record.id });
         return issued;
@@ -130,7 +131,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
     async revokeAsOperator(keyId: string, requestId: string): Promise<void> {
       const owner = isId('apiKey', keyId) ? await findKeyOwnerForOperator(db, keyId) : null;
       if (!owner) throw notFound('API key');
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await revokeApiKey(tx, owner, keyId, clock.now()))) throw notFound('API key');
         await recordAudit(tx, clock, owner.orgId, operatorActor(requestId), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
       });
@@ -139,7 +140,7 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
     /** Revokes one of the caller's keys: it stops working with the next request. */
     async revoke(principal: Principal, keyId: string): Promise<void> {
       if (!isId('apiKey', keyId)) throw notFound('API key');
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (!(await revokeApiKey(tx, ownerScope(principal), keyId, clock.now()))) throw notFound('API key');
         await recordAudit(tx, clock, principal.orgId, actorOf(principal), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
       });

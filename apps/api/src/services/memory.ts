@@ -131,7 +131,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
     async update(principal: Principal, id: string, change: MemoryChange): Promise<MemoryRecord> {
       if (!isId('memory', id)) throw notFound('Memory');
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!current) throw notFound('Memory');
         if (current.scope === 'org') requireAdmin(principal, 'change org-shared memories');
@@ -149,7 +149,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
      */
     async remove(principal: Principal, id: string): Promise<void> {
       if (!isId('memory', id)) throw notFound('Memory');
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (hasAdminPowers(principal)) {
           const target = await lockOrgMemory(tx, principal, id);
           if (!target) throw notFound('Memory');

@@ -1,4 +1,5 @@
 import {
+  inTransaction,
   findOrg,
   insertOrg,
   insertUser,
@@ -36,7 +37,7 @@ function normaliseEmail(email: string): string {
 export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyService) {
   async function createMember(org: OrgScope, input: { email: string; role: Role }, actor: AuditActor): Promise<AddedMember> {
     try {
-      return await db.transaction(async (tx) => {
+      return await inTransaction(db, async (tx) => {
         const now = clock.now();
         const user = await insertUser(tx, org, {
           id: newId('user', now),
@@ -65,7 +66,7 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
   return {
     /** Operator: a new org with its owner and the owner's first key, in one transaction. */
     provision(input: { name: string; ownerEmail: string }, requestId: string): Promise<ProvisionedOrg> {
-      return db.transaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const now = clock.now();
         const org = await insertOrg(tx, { id: newId('org', now), name: input.name.trim(), createdAt: now });
         const user = await insertUser(tx, { orgId: org.id }, {

@@ -1,4 +1,5 @@
 import {
+  inTransaction,
   countActiveOwners,
   deleteOrgAudit,
   deleteOrgRow,
@@ -81,7 +82,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
     /** Deletes all of a member's private memories and, with `workstreams`, their workstreams. */
     async purgeMember(principal: Principal, userId: string, options: { workstreams: boolean }): Promise<PurgeCounts> {
       requireAdmin(principal, 'do this');
-      const done = await db.transaction(async (tx) => {
+      const done = await inTransaction(db, async (tx) => {
         await member(tx, principal, userId);
         const result = await purge(tx, principal, userId, options.workstreams);
         await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
@@ -107,7 +108,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
       options: { keepData: boolean },
     ): Promise<{ user: UserRow; keysRevoked: number; deleted: PurgeCounts }> {
       requireAdmin(principal, 'do this');
-      const done = await db.transaction(async (tx) => {
+      const done = await inTransaction(db, async (tx) => {
         const target = await member(tx, principal, userId);
         if (target.removedAt) throw notFound('Member');
         if (target.id === principal.userId) throw new AppError('conflict', 'You cannot remove yourself; ask another admin or owner');
@@ -137,7 +138,7 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
     async deleteOrg(orgId: string, requestId: string) {
       const org = { orgId };
       const actor: AuditActor = operatorActor(requestId);
-      const done = await db.transaction(async (tx) => {
+      const done = await inTransaction(db, async (tx) => {
         if (!isId('org', orgId) || !(await findOrg(tx, org))) throw notFound('Org');
         const footprint = await orgFootprint(tx, org);
         const workstreams = await purgeOrgWorkstreams(tx, org, clock.now());

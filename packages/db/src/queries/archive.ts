@@ -1,5 +1,6 @@
 import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
+import { inTransaction } from '../prepared';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type Harness, type WorkstreamRow } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
 import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from './workstreams';
@@ -77,7 +78,8 @@ export async function claimSegments(
   workstreamId: string,
   options: { now: Date; olderThan: Date; force: boolean; maxSegments: number; leaseUntil: Date },
 ): Promise<SegmentClaim[]> {
-  return db.transaction(
+  return inTransaction(
+    db,
     async (tx) => {
       const [ws] = await tx.select().from(workstreams).where(eq(workstreams.id, workstreamId)).for('update');
       if (!ws || ws.pendingCount === 0) return [];
@@ -196,7 +198,7 @@ export async function markSegmentStored(
   claim: SegmentClaim,
   stored: { sha256: string; bytes: number; at: Date },
 ): Promise<'stored' | 'gone'> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [segment] = await tx.select({ uploadedAt: archiveSegments.uploadedAt }).from(archiveSegments).where(eq(archiveSegments.key, claim.key)).for('update');
     if (!segment) return 'gone';
     if (!segment.uploadedAt) {
@@ -300,7 +302,7 @@ export async function deleteWorkstreamRecords(
   workstreamId: string,
   now: Date,
 ): Promise<DeletedWorkstreams | null> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const set = await tx
       .select({ id: workstreams.id, orgId: workstreams.orgId })
       .from(workstreams)
