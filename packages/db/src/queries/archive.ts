@@ -3,7 +3,7 @@ import type { Database, Executor } from '../client';
 import { inTransaction } from '../prepared';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type Harness, type WorkstreamRow } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
-import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from './workstreams';
+import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from './workstream-append';
 
 /**
  * The archive's bookkeeping. The sealer and the deleter are system processes: they act on
