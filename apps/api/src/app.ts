@@ -33,6 +33,7 @@ import { registerDocsRoutes } from './routes/system/docs';
 import { registerHealthRoutes } from './routes/system/health';
 import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
+import { createOidcEnrolment } from './services/oidc-enrolment';
 
 /** Largest request body /v1 accepts. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -68,7 +69,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const store = deps.store ?? opened!;
   const archiver = createArchiver({ db: deps.db, store, clock, logger, ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}) });
   const sanitizer = createSanitizer({ extraPatterns: config.HOOK_REDACT_PATTERNS });
-  const oidc = oidcEnabled(config) ? createOidcAuthenticator({ db: deps.db, config, clock, logger }) : null;
+  const oidc = oidcEnabled(config)
+    ? createOidcAuthenticator({ db: deps.db, config, clock, logger, enrolment: createOidcEnrolment({ db: deps.db, clock, logger }) })
+    : null;
   const services = createServices({ db: deps.db, logger, clock, config }, { store, archiver, sanitizer }, oidc);
   const limiter = createRequestLimiter(config, logger);
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server';
-import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
+import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db/system';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';

@@ -1,19 +1,5 @@
-import {
-  claimSegments,
-  completeDeletion,
-  dueDeletions,
-  dueForSealing,
-  findWorkstreamForArchive,
-  leaseUnstoredSegments,
-  markSegmentStored,
-  recordDeletionFailure,
-  recordSegmentFailure,
-  segmentEvents,
-  segmentState,
-  workstreamManifestKey,
-  type Database,
-  type SegmentClaim,
-} from '@memory-bank/db';
+import { workstreamManifestKey, type Database, type SegmentClaim } from '@memory-bank/db';
+import { claimSegments, completeDeletion, dueDeletions, dueForSealing, findWorkstreamForArchive, leaseUnstoredSegments, markSegmentStored, recordDeletionFailure, recordSegmentFailure, segmentEvents, segmentState } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { errorForLog } from '../logger';
 import type { Clock } from '../clock';

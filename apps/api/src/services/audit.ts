@@ -1,4 +1,4 @@
-import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Executor } from '@memory-bank/db';
+import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Executor, type OrgScope } from '@memory-bank/db';
 import { requireAdmin, type Principal } from '../auth/principal';
 import { beforeIdCursor } from './cursor';
 import type { Clock } from '../clock';
@@ -10,7 +10,7 @@ export type AuditActor =
   | { type: 'operator'; requestId: string };
 
 export function actorOf(principal: Principal): AuditActor {
-  return { type: 'user', userId: principal.userId, keyId: principal.keyId, requestId: principal.requestId };
+  return { type: 'user', userId: principal.scope.userId, keyId: principal.keyId, requestId: principal.requestId };
 }
 
 export function operatorActor(requestId: string): AuditActor {
@@ -37,11 +37,10 @@ export interface AuditEntry {
 }
 
 /** Writes an audit event in the caller's transaction. */
-export async function recordAudit(ex: Executor, clock: Clock, orgId: string, actor: AuditActor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(ex: Executor, clock: Clock, org: OrgScope, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const now = clock.now();
-  await insertAuditEvent(ex, {
+  await insertAuditEvent(ex, org, {
     id: newId('auditEvent', now),
-    orgId,
     actorType: actor.type,
     actorUserId: actor.type === 'user' ? actor.userId : null,
     actorKeyId: actor.type === 'user' ? actor.keyId : null,
@@ -64,7 +63,7 @@ export function createAuditService({ db }: ServiceDeps) {
       options: { limit: number; cursor?: string; action?: string; actor?: string },
     ): Promise<{ events: AuditEventRow[]; nextCursor: string | null }> {
       requireAdmin(principal, 'read the audit trail');
-      const page = await listAuditEvents(db, principal, {
+      const page = await listAuditEvents(db, principal.scope, {
         limit: options.limit,
         ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'auditEvent') } : {}),
         ...(options.action ? { action: options.action } : {}),

@@ -1,6 +1,6 @@
 import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
-import { ownerScope, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
@@ -114,7 +114,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
       groups.set(key, group);
     });
     const sessions = [...groups.values()];
-    const outcomes = await appendWorkstreamEvents(db, ownerScope(principal), sessions, { newWorkstreamId: () => newId('workstream', now), now });
+    const outcomes = await appendWorkstreamEvents(db, principal.scope, sessions, { newWorkstreamId: () => newId('workstream', now), now });
     const receipts: HookReceipt[] = new Array(events.length);
     outcomes.forEach((outcome, g) => {
       if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
@@ -142,7 +142,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     /** One delivery: sanitized, adapted, appended. Throws AppError (400/413) for payloads it cannot take. */
     async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
       const event = prepare(delivery, clock.now(), '(body)');
-      return singles.submit(`${principal.orgId}\u0000${principal.userId}\u0000${principal.role}`, { principal, event });
+      return singles.submit(`${principal.scope.orgId}\u0000${principal.scope.userId}\u0000${principal.scope.role}`, { principal, event });
     },
 
     /**

@@ -7,10 +7,10 @@ import { createAuditService } from './audit';
 import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createHookIngestService } from './hooks';
+import { createMembersService } from './members';
 import { createMemoryService } from './memory';
-import { createOrgService } from './orgs';
+import { createOperatorService } from './operator';
 import { createSystemService } from './system';
-import { createTeamService } from './team';
 import { createWorkstreamService } from './workstreams';
 
 export type Services = ReturnType<typeof createServices>;
@@ -24,13 +24,14 @@ export interface ArchiveDeps {
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
   const memory = createMemoryService(deps);
+  const members = createMembersService(deps, apiKeys, archive.archiver);
   return {
     apiKeys,
-    authentication: createAuthentication(apiKeys, oidc),
-    orgs: createOrgService(deps, apiKeys),
+    authentication: createAuthentication(deps, oidc),
+    members,
+    operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),
     memory,
     system: createSystemService(deps),
-    team: createTeamService(deps, archive.archiver),
     audit: createAuditService(deps),
     workstreams: createWorkstreamService(deps, archive, memory),
     hooks: createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() }),

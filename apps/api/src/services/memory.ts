@@ -20,7 +20,7 @@ import {
   type MemorySource,
   type ScoredMemoryRecord,
 } from '@memory-bank/db';
-import { hasAdminPowers, ownerScope, requireAdmin, type Principal } from '../auth/principal';
+import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -63,7 +63,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
   /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
   async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
     const quota = config.MEMORY_QUOTA_PER_ORG;
-    if (quota > 0 && (await countOrgMemoriesLocked(ex, principal)) >= quota) {
+    if (quota > 0 && (await countOrgMemoriesLocked(ex, principal.scope)) >= quota) {
       throw new AppError('quota_exceeded', `This org stores its maximum of ${quota} memories; delete some to save more`);
     }
   }
@@ -95,15 +95,15 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         })),
       };
       // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
-      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, ownerScope(principal), memory);
+      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, principal.scope, memory);
       return inTransaction(db, async (tx) => {
         await checkQuota(tx, principal);
-        return insertMemory(tx, ownerScope(principal), memory);
+        return insertMemory(tx, principal.scope, memory);
       });
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {
-      const found = isId('memory', id) ? await findMemory(db, ownerScope(principal), id) : null;
+      const found = isId('memory', id) ? await findMemory(db, principal.scope, id) : null;
       if (!found) throw notFound('Memory');
       return found;
     },
@@ -112,7 +112,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
       principal: Principal,
       options: { limit: number; cursor?: string; tag?: string; scope?: ScopeFilter },
     ): Promise<MemoryListPage> {
-      const page = await listMemories(db, ownerScope(principal), {
+      const page = await listMemories(db, principal.scope, {
         limit: options.limit,
         beforeId: options.cursor === undefined ? undefined : beforeIdCursor.decode(options.cursor, 'memory'),
         tag: options.tag?.trim(),
@@ -125,17 +125,17 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
       principal: Principal,
       options: { query: string; limit: number; tag?: string; scope?: ScopeFilter },
     ): Promise<ScoredMemoryRecord[]> {
-      return searchMemories(db, ownerScope(principal), { ...options, tag: options.tag?.trim(), filter: options.scope ?? 'all' });
+      return searchMemories(db, principal.scope, { ...options, tag: options.tag?.trim(), filter: options.scope ?? 'all' });
     },
 
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
     async update(principal: Principal, id: string, change: MemoryChange): Promise<MemoryRecord> {
       if (!isId('memory', id)) throw notFound('Memory');
       return inTransaction(db, async (tx) => {
-        const current = await lockVisibleMemory(tx, ownerScope(principal), id);
+        const current = await lockVisibleMemory(tx, principal.scope, id);
         if (!current) throw notFound('Memory');
         if (current.scope === 'org') requireAdmin(principal, 'change org-shared memories');
-        return writeMemoryChange(tx, current, {
+        return writeMemoryChange(tx, principal.scope, current, {
           content: change.content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
           updatedAt: clock.now(),
@@ -151,11 +151,11 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
       if (!isId('memory', id)) throw notFound('Memory');
       await inTransaction(db, async (tx) => {
         if (hasAdminPowers(principal)) {
-          const target = await lockOrgMemory(tx, principal, id);
+          const target = await lockOrgMemory(tx, principal.scope, id);
           if (!target) throw notFound('Memory');
-          await deleteOrgMemory(tx, principal, id);
-          if (target.scope === 'org' || target.userId !== principal.userId) {
-            await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
+          await deleteOrgMemory(tx, principal.scope, id);
+          if (target.scope === 'org' || target.userId !== principal.scope.userId) {
+            await recordAudit(tx, clock, principal.scope, actorOf(principal), {
               action: 'memory.delete',
               targetType: 'memory',
               targetId: id,
@@ -164,10 +164,10 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
           }
           return;
         }
-        const target = await lockVisibleMemory(tx, ownerScope(principal), id);
+        const target = await lockVisibleMemory(tx, principal.scope, id);
         if (!target) throw notFound('Memory');
         if (target.scope === 'org') requireAdmin(principal, 'delete org-shared memories');
-        await deleteOrgMemory(tx, principal, id);
+        await deleteOrgMemory(tx, principal.scope, id);
       });
     },
   };

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { openDatabase, type DatabaseHandle } from '@memory-bank/db';
+import { openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
 import { inject } from 'vitest';
 import { createApp, type AppDeps, type MemoryBankApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';

@@ -3,11 +3,6 @@ import type { Executor } from '../client';
 import { apiKeys, auditEvents, memory, memoryContext, orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 
-export async function insertOrg(ex: Executor, org: OrgRow): Promise<OrgRow> {
-  await ex.insert(orgs).values(org);
-  return org;
-}
-
 export type NewUser = Pick<UserRow, 'id' | 'email' | 'role' | 'createdAt'> & Partial<Pick<UserRow, 'oidcIssuer' | 'oidcSubject'>>;
 
 export async function insertUser(ex: Executor, org: OrgScope, user: NewUser): Promise<UserRow> {
@@ -30,15 +25,6 @@ export async function findOrg(ex: Executor, org: OrgScope): Promise<OrgRow | nul
 }
 
 export type { Role };
-
-/**
- * Operator only (CLI): a user by id in whatever org. Everything a tenant can call goes
- * through `findUser`, which is org-scoped.
- */
-export async function findUserForOperator(ex: Executor, userId: string): Promise<UserRow | null> {
-  const [row] = await ex.select().from(users).where(eq(users.id, userId));
-  return row ?? null;
-}
 
 /** The org's users (members, admins, owners), removed ones included, oldest first. */
 export async function listUsers(ex: Executor, org: OrgScope): Promise<UserRow[]> {

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../client';
-import { workstreamEvents, workstreams, type EventKind, type Harness, type WorkstreamRow } from '../schema';
+import { claimColumns, segmentEventColumns, type SegmentClaim, type SegmentEvent } from '../archive-layout';
+import { archiveSegments, workstreamEvents, workstreams, type EventKind, type Harness, type WorkstreamRow } from '../schema';
 import type { OwnerScope } from '../scope';
 import { againstTerms, queryWords, searchTag } from '../search/terms';
 
@@ -201,4 +202,40 @@ export async function listToolActions(
     byKey.set(key, [...(byKey.get(key) ?? []), event]);
   }
   return { groups: page.map((row) => byKey.get(row.key) ?? []), hasMore: firsts.length > options.limit };
+}
+
+// ——— the raw download: a workstream's stored segments and the events not in one yet ———
+
+/** The owner's workstream's segments that are in object storage, in sequence order. */
+export async function storedSegments(ex: Executor, scope: OwnerScope, workstreamId: string): Promise<SegmentClaim[]> {
+  return ex
+    .select(claimColumns)
+    .from(archiveSegments)
+    .innerJoin(workstreams, and(eq(workstreams.id, archiveSegments.workstreamId), ownedWorkstream(scope)))
+    .where(and(eq(archiveSegments.workstreamId, workstreamId), isNotNull(archiveSegments.uploadedAt)))
+    .orderBy(asc(archiveSegments.firstSequence));
+}
+
+/** The owner's events whose payload is still in the ledger (not yet in a stored segment), by sequence, a page at a time. */
+export async function unarchivedEvents(
+  ex: Executor,
+  scope: OwnerScope,
+  workstreamId: string,
+  range: { after: number; through: number; limit: number },
+): Promise<(SegmentEvent & { payload: string })[]> {
+  const rows = await ex
+    .select(segmentEventColumns)
+    .from(workstreamEvents)
+    .where(
+      and(
+        eq(workstreamEvents.workstreamId, workstreamId),
+        ownedEvent(scope),
+        gt(workstreamEvents.sequence, range.after),
+        lte(workstreamEvents.sequence, range.through),
+        isNotNull(workstreamEvents.payload),
+      ),
+    )
+    .orderBy(asc(workstreamEvents.sequence))
+    .limit(range.limit);
+  return rows as (SegmentEvent & { payload: string })[];
 }

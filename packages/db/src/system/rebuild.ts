@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { inTransaction } from '../prepared';
 import { archiveSegments, orgs, users, workstreamEvents, workstreams, type Harness } from '../schema';
-import type { EventDraft } from './workstream-append';
+import type { EventDraft } from '../queries/workstream-append';
 import { indexTerms, searchTag } from '../search/terms';
 
 /**

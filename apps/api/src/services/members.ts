@@ -1,30 +1,35 @@
 import {
-  inTransaction,
   countActiveOwners,
-  deleteOrgAudit,
-  deleteOrgRow,
-  findOrg,
+  inTransaction,
+  insertUser,
+  isDuplicateKey,
   isId,
   listMemberMemoryMetadata,
   listUsers,
   lockUser,
   markUserRemoved,
-  orgFootprint,
+  newId,
   purgeMemberMemories,
   purgeMemberWorkstreams,
-  purgeOrgWorkstreams,
   revokeUserKeys,
   type Executor,
   type MemoryMetadata,
   type OrgScope,
+  type Role,
   type UserRow,
 } from '@memory-bank/db';
 import type { Archiver } from '../archive/sealer';
-import { requireAdmin, type Principal } from '../auth/principal';
+import { defaultScopes, requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
-import { actorOf, operatorActor, recordAudit, type AuditActor } from './audit';
+import type { ApiKeyService, IssuedApiKey } from './api-keys';
+import { actorOf, recordAudit, type AuditActor } from './audit';
 import { beforeIdCursor } from './cursor';
 import type { ServiceDeps } from './deps';
+
+export interface AddedMember {
+  user: UserRow;
+  apiKey: IssuedApiKey;
+}
 
 export interface PurgeCounts {
   memories: number;
@@ -33,14 +38,19 @@ export interface PurgeCounts {
   segments: number;
 }
 
-export type TeamService = ReturnType<typeof createTeamService>;
+export type MembersService = ReturnType<typeof createMembersService>;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
 
 /**
- * What team admins do to members and their data, and what the operator does to whole
- * orgs. Every destructive action is audited in its own transaction; objects in storage are
- * deleted right after the commit (and retried until they are gone).
+ * An org's members: adding them (with their first key), listing them, managing their data
+ * without reading it, removing them. Admins and owners only; every destructive action is
+ * audited in its own transaction, and objects in storage are deleted right after the
+ * commit (and retried until they are gone).
  */
-export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver) {
+export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'>, apiKeys: ApiKeyService, archiver: Archiver) {
   /** Deletes a member's private memories and, optionally, their workstreams, in `tx`. */
   async function purge(tx: Executor, org: OrgScope, userId: string, withWorkstreams: boolean) {
     const memories = await purgeMemberMemories(tx, org, userId);
@@ -51,16 +61,51 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
     return { counts, objectKeys: workstreams.objectKeys };
   }
 
-  async function member(ex: Executor, principal: Principal, userId: string): Promise<UserRow> {
-    const found = isId('user', userId) ? await lockUser(ex, principal, userId) : null;
+  async function member(ex: Executor, org: OrgScope, userId: string): Promise<UserRow> {
+    const found = isId('user', userId) ? await lockUser(ex, org, userId) : null;
     if (!found) throw notFound('Member');
     return found;
   }
 
+  /** A new member of the org and their first key, audited as `actor`'s doing. */
+  async function add(org: OrgScope, input: { email: string; role: Role }, actor: AuditActor): Promise<AddedMember> {
+    try {
+      return await inTransaction(db, async (tx) => {
+        const now = clock.now();
+        const user = await insertUser(tx, org, {
+          id: newId('user', now),
+          email: normaliseEmail(input.email),
+          role: input.role,
+          createdAt: now,
+        });
+        const apiKey = await apiKeys.issue(tx, org, user.id, { name: 'first key', scopes: defaultScopes(input.role) });
+        await recordAudit(tx, clock, org, actor, { action: 'member.add', targetType: 'user', targetId: user.id, counts: { api_keys: 1 } });
+        return { user, apiKey };
+      });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new AppError('conflict', 'A member with this email is already in the org');
+      throw error;
+    }
+  }
+
   return {
+    add,
+
+    /**
+     * Org admins and owners add a member and get the member's first key. Only an owner
+     * may make another owner.
+     */
+    addMember(principal: Principal, input: { email: string; role: Role }): Promise<AddedMember> {
+      requireAdmin(principal, 'add members');
+      if (input.role === 'owner' && principal.scope.role !== 'owner') {
+        throw new AppError('forbidden', 'Only an owner can make another owner');
+      }
+      return add(principal.scope, input, actorOf(principal));
+    },
+
     async listMembers(principal: Principal): Promise<UserRow[]> {
       requireAdmin(principal, 'do this');
-      return listUsers(db, principal);
+      return listUsers(db, principal.scope);
     },
 
     /** A member's memories as metadata only: admins manage them without reading them. */
@@ -70,8 +115,8 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
       options: { limit: number; cursor?: string },
     ): Promise<{ memories: MemoryMetadata[]; nextCursor: string | null }> {
       requireAdmin(principal, 'do this');
-      await member(db, principal, userId);
-      const page = await listMemberMemoryMetadata(db, principal, userId, {
+      await member(db, principal.scope, userId);
+      const page = await listMemberMemoryMetadata(db, principal.scope, userId, {
         limit: options.limit,
         ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'memory') } : {}),
       });
@@ -83,9 +128,9 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
     async purgeMember(principal: Principal, userId: string, options: { workstreams: boolean }): Promise<PurgeCounts> {
       requireAdmin(principal, 'do this');
       const done = await inTransaction(db, async (tx) => {
-        await member(tx, principal, userId);
-        const result = await purge(tx, principal, userId, options.workstreams);
-        await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
+        await member(tx, principal.scope, userId);
+        const result = await purge(tx, principal.scope, userId, options.workstreams);
+        await recordAudit(tx, clock, principal.scope, actorOf(principal), {
           action: 'member.purge',
           targetType: 'user',
           targetId: userId,
@@ -108,21 +153,22 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
       options: { keepData: boolean },
     ): Promise<{ user: UserRow; keysRevoked: number; deleted: PurgeCounts }> {
       requireAdmin(principal, 'do this');
+      const org = principal.scope;
       const done = await inTransaction(db, async (tx) => {
-        const target = await member(tx, principal, userId);
+        const target = await member(tx, org, userId);
         if (target.removedAt) throw notFound('Member');
-        if (target.id === principal.userId) throw new AppError('conflict', 'You cannot remove yourself; ask another admin or owner');
-        if (target.role !== 'member' && principal.role !== 'owner') throw new AppError('forbidden', 'Only an owner can remove admins and owners');
-        if (target.role === 'owner' && (await countActiveOwners(tx, principal)) <= 1) {
+        if (target.id === org.userId) throw new AppError('conflict', 'You cannot remove yourself; ask another admin or owner');
+        if (target.role !== 'member' && org.role !== 'owner') throw new AppError('forbidden', 'Only an owner can remove admins and owners');
+        if (target.role === 'owner' && (await countActiveOwners(tx, org)) <= 1) {
           throw new AppError('conflict', 'An org keeps at least one owner');
         }
         const now = clock.now();
-        await markUserRemoved(tx, principal, userId, now);
-        const keysRevoked = await revokeUserKeys(tx, { orgId: principal.orgId, userId }, now);
+        await markUserRemoved(tx, org, userId, now);
+        const keysRevoked = await revokeUserKeys(tx, org, userId, now);
         const result = options.keepData
           ? { counts: { memories: 0, contexts: 0, workstreams: 0, segments: 0 }, objectKeys: [] }
-          : await purge(tx, principal, userId, true);
-        await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
+          : await purge(tx, org, userId, true);
+        await recordAudit(tx, clock, org, actorOf(principal), {
           action: 'member.remove',
           targetType: 'user',
           targetId: userId,
@@ -133,31 +179,5 @@ export function createTeamService({ db, clock }: ServiceDeps, archiver: Archiver
       await archiver.purgeObjects(done.objectKeys, []);
       return { user: done.user, keysRevoked: done.keysRevoked, deleted: done.counts };
     },
-
-    /** Operator: deletes an org and everything it holds, object storage included. */
-    async deleteOrg(orgId: string, requestId: string) {
-      const org = { orgId };
-      const actor: AuditActor = operatorActor(requestId);
-      const done = await inTransaction(db, async (tx) => {
-        if (!isId('org', orgId) || !(await findOrg(tx, org))) throw notFound('Org');
-        const footprint = await orgFootprint(tx, org);
-        const workstreams = await purgeOrgWorkstreams(tx, org, clock.now());
-        await deleteOrgAudit(tx, org);
-        await deleteOrgRow(tx, org);
-        const counts = {
-          memories: footprint.memories,
-          contexts: footprint.contexts,
-          workstreams: workstreams.workstreams,
-          segments: workstreams.segments,
-          users: footprint.users,
-          api_keys: footprint.apiKeys,
-        };
-        await recordAudit(tx, clock, orgId, actor, { action: 'org.delete', targetType: 'org', targetId: orgId, counts });
-        return { counts, objectKeys: workstreams.objectKeys };
-      });
-      await archiver.purgeObjects(done.objectKeys, [`orgs/${orgId}/`]);
-      return done.counts;
-    },
   };
 }
-
