@@ -26,3 +26,9 @@ export const HOOK_LIMITS = {
   batchEvents: 256,
   batchBytes: 8 * 1024 * 1024,
 } as const;
+
+/** Limits of reading workstreams. */
+export const WORKSTREAM_LIMITS = {
+  /** An event's content in a search result is cut here (the event itself has all of it). */
+  searchContentChars: 4000,
+} as const;

@@ -15,6 +15,11 @@ function ownedEvent(scope: OwnerScope): SQL {
   return and(eq(workstreamEvents.orgId, scope.orgId), eq(workstreamEvents.userId, scope.userId)) as SQL;
 }
 
+/** The events of one workstream of the owner. */
+function ownedEventsOf(scope: OwnerScope, workstreamId: string): SQL {
+  return and(eq(workstreamEvents.workstreamId, workstreamId), ownedEvent(scope)) as SQL;
+}
+
 export async function findWorkstream(ex: Executor, scope: OwnerScope, id: string): Promise<WorkstreamRow | null> {
   const [row] = await ex
     .select()
@@ -97,8 +102,7 @@ export async function listWorkstreamEvents(
     .from(workstreamEvents)
     .where(
       and(
-        eq(workstreamEvents.workstreamId, workstreamId),
-        ownedEvent(scope),
+        ownedEventsOf(scope, workstreamId),
         filter.kinds && filter.kinds.length > 0 ? inArray(workstreamEvents.kind, filter.kinds) : undefined,
         filter.event ? eq(workstreamEvents.event, filter.event) : undefined,
         filter.includeLifecycle ? undefined : eq(workstreamEvents.lifecycleOnly, false),
@@ -123,7 +127,7 @@ export async function findWorkstreamEvent(
   const [row] = await ex
     .select(eventColumns)
     .from(workstreamEvents)
-    .where(and(eq(workstreamEvents.workstreamId, workstreamId), eq(workstreamEvents.sequence, sequence), ownedEvent(scope)));
+    .where(and(ownedEventsOf(scope, workstreamId), eq(workstreamEvents.sequence, sequence)));
   return row ?? null;
 }
 
@@ -172,7 +176,7 @@ export async function listToolActions(
   const firsts = await ex
     .select({ key: sql<string>`${actionKey}`.as('action_key'), first: sql<number>`MIN(${workstreamEvents.sequence})`.as('first_sequence') })
     .from(workstreamEvents)
-    .where(and(eq(workstreamEvents.workstreamId, workstreamId), ownedEvent(scope), isTool))
+    .where(and(ownedEventsOf(scope, workstreamId), isTool))
     .groupBy(sql`action_key`)
     .having(options.after === undefined ? undefined : sql`first_sequence > ${options.after}`)
     .orderBy(sql`first_sequence`)
@@ -186,8 +190,7 @@ export async function listToolActions(
     .from(workstreamEvents)
     .where(
       and(
-        eq(workstreamEvents.workstreamId, workstreamId),
-        ownedEvent(scope),
+        ownedEventsOf(scope, workstreamId),
         isTool,
         or(
           toolIds.length > 0 ? inArray(workstreamEvents.toolUseId, toolIds) : undefined,
@@ -228,8 +231,7 @@ export async function unarchivedEvents(
     .from(workstreamEvents)
     .where(
       and(
-        eq(workstreamEvents.workstreamId, workstreamId),
-        ownedEvent(scope),
+        ownedEventsOf(scope, workstreamId),
         gt(workstreamEvents.sequence, range.after),
         lte(workstreamEvents.sequence, range.through),
         isNotNull(workstreamEvents.payload),
