@@ -128,7 +128,13 @@ export const MemoryIdParams = z.object({
 });
 
 /** Wire shape (snake_case, ISO dates) of a memory. */
-export function toMemoryResponse(record: MemoryRecord): z.infer<typeof MemorySchema> {
+/** The wire shapes of the memory operations, for typed callers: the CLI, the tests. */
+export type CreateMemoryRequest = z.input<typeof CreateMemoryBody>;
+export type UpdateMemoryRequest = z.input<typeof UpdateMemoryBody>;
+export type MemoryResponse = z.infer<typeof MemorySchema>;
+export type SearchResultResponse = z.infer<typeof SearchResultSchema>;
+
+export function toMemoryResponse(record: MemoryRecord): MemoryResponse {
   return {
     id: record.id,
     scope: record.scope,
@@ -149,6 +155,6 @@ export function toMemoryResponse(record: MemoryRecord): z.infer<typeof MemorySch
   };
 }
 
-export function toSearchResult(record: ScoredMemoryRecord): z.infer<typeof SearchResultSchema> {
+export function toSearchResult(record: ScoredMemoryRecord): SearchResultResponse {
   return { ...toMemoryResponse(record), score: record.score };
 }
