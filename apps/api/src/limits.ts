@@ -32,3 +32,11 @@ export const WORKSTREAM_LIMITS = {
   /** An event's content in a search result is cut here (the event itself has all of it). */
   searchContentChars: 4000,
 } as const;
+
+/** Idempotency-Key (hook deliveries and writes alike). */
+export const IDEMPOTENCY_LIMITS = {
+  /** 1–128 visible ASCII characters. */
+  keyPattern: /^[\x21-\x7e]{1,128}$/,
+  /** How long a write's key is remembered: a retry after this is a new request. */
+  keyTtlMs: 24 * 60 * 60 * 1000,
+} as const;

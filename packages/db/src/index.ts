@@ -20,3 +20,4 @@ export * from './queries/workstream-read';
 export * from './queries/workstream-deletion';
 export * from './queries/audit';
 export * from './queries/oidc';
+export * from './queries/idempotency';

@@ -7,15 +7,18 @@ export const BEARER_SCHEME = 'bearerAuth';
 /**
  * A route that needs an API key with `scopes`. The scopes are written once, here: into
  * the OpenAPI security requirement (which the MCP bridge reads to decide who sees the
- * tool) and into the middleware that enforces them.
+ * tool) and into the middleware that enforces them. `scopesCheckedBy: 'service'` is for
+ * the rare operation whose need depends on the target (revoking one's own key needs no
+ * scope): the middleware then only authenticates and the service enforces `scopes`.
  */
 export function authedRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(
   scopes: readonly ApiKeyScope[],
   route: R,
+  options: { scopesCheckedBy?: 'middleware' | 'service' } = {},
 ) {
   return createRoute({
     ...route,
     security: [{ [BEARER_SCHEME]: [...scopes] }],
-    middleware: [requireScopes(scopes)] as const,
+    middleware: [requireScopes(options.scopesCheckedBy === 'service' ? [] : scopes)] as const,
   });
 }

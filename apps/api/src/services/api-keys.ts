@@ -11,6 +11,7 @@ import {
   type OrgScope,
 } from '@memory-bank/db';
 import { generateApiKey } from '../auth/api-key-secret';
+import { insufficientScope } from '../auth/bearer';
 import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
@@ -61,8 +62,13 @@ export function createApiKeyService({ db, clock }: Pick<ServiceDeps, 'db' | 'clo
       return listApiKeys(db, principal.scope);
     },
 
-    /** Revokes one of the caller's keys: it stops working with the next request. */
+    /**
+     * Revokes one of the caller's keys: it stops working with the next request. Any key
+     * may revoke itself (whoever holds a leaked key can always kill it); revoking another
+     * key needs `keys:manage`, checked before the id so a narrow key learns nothing.
+     */
     async revoke(principal: Principal, keyId: string): Promise<void> {
+      if (keyId !== principal.keyId && !principal.scopes.includes('keys:manage')) throw insufficientScope(['keys:manage']);
       if (!isId('apiKey', keyId)) throw notFound('API key');
       await inTransaction(db, async (tx) => {
         if (!(await revokeApiKey(tx, principal.scope, keyId, clock.now()))) throw notFound('API key');

@@ -9,10 +9,9 @@ import { createGroupCommit } from '../hooks/group-commit';
 import { ledgerFields } from '../hooks/ledger';
 import type { Sanitizer } from '../hooks/sanitize';
 import { AdapterError, type Harness } from '../hooks/types';
-import { HOOK_LIMITS } from '../limits';
+import { HOOK_LIMITS, IDEMPOTENCY_LIMITS } from '../limits';
 
 const MAX_PAYLOAD_BYTES = HOOK_LIMITS.payloadBytes;
-const MAX_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 export interface HookDelivery {
   harness: Harness;
@@ -54,7 +53,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       throw new AppError('validation_failed', 'A hook payload must be a JSON object', { errors: [{ path, message: 'Expected a JSON object' }] });
     }
-    if (delivery.idempotencyKey !== undefined && !MAX_IDEMPOTENCY_KEY.test(delivery.idempotencyKey)) {
+    if (delivery.idempotencyKey !== undefined && !IDEMPOTENCY_LIMITS.keyPattern.test(delivery.idempotencyKey)) {
       // A single post's key is its header; a batch item's sits beside its payload.
       const keyPath = path === '(body)' ? 'idempotency-key' : path.replace(/payload$/, 'idempotency_key');
       throw new AppError('validation_failed', 'Idempotency-Key must be 1–128 visible ASCII characters', {
