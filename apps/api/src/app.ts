@@ -25,7 +25,7 @@ import { registerApiKeyRoutes } from './routes/api-keys';
 import { registerDeleteAdminOrgById } from './routes/operator/delete-org';
 import { registerHookRoutes } from './routes/hooks';
 import { postHooksBatchRoute } from './routes/hooks/batch';
-import { HOOK_LIMITS } from './limits';
+import { BODY_LIMITS, HOOK_LIMITS } from './limits';
 import { registerMemoryRoutes } from './routes/memory';
 import { registerWorkstreamRoutes } from './routes/workstreams';
 import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-org';
@@ -36,8 +36,6 @@ import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
 import { createOidcEnrolment } from './services/oidc-enrolment';
 
-/** Largest request body /v1 accepts. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppDeps {
   db: Database;
@@ -100,7 +98,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   });
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
-  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? HOOK_LIMITS.batchBytes : MAX_BODY_BYTES);
+  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? HOOK_LIMITS.batchBytes : BODY_LIMITS.requestBytes);
   // The size limit before the budget: a body over its route's limit is a 413 whatever
   // else is in flight, never a retryable 503.
   const bodies = [

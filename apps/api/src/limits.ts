@@ -3,6 +3,12 @@
  * services enforce them, docs/api.md#limits lists them. Below every layer: imports nothing.
  */
 
+/** Request bodies (a hook batch has its own, HOOK_LIMITS.batchBytes). */
+export const BODY_LIMITS = {
+  /** Largest request body /v1 and /mcp accept. */
+  requestBytes: 1024 * 1024,
+} as const;
+
 /** Limits of the memory contract. */
 export const MEMORY_LIMITS = {
   contentChars: 8000,
