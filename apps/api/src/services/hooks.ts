@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { createGroupCommit } from '../hooks/group-commit';
+import { parseTimestamp } from '../hooks/adapters/text';
 import { ledgerFields } from '../hooks/ledger';
 import type { Sanitizer } from '../hooks/sanitize';
 import { AdapterError, type Harness } from '../hooks/types';
@@ -17,6 +18,11 @@ export interface HookDelivery {
   harness: Harness;
   payload: unknown;
   idempotencyKey?: string;
+  /**
+   * When the client received the event (a batch item's occurred_at: a spooling forwarder
+   * sends it later), used when the payload itself carries no time. Epoch s/ms or ISO 8601.
+   */
+  occurredAt?: string | number;
 }
 
 /** Where a delivery landed in the ledger. */
@@ -77,8 +83,19 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
       }
       throw error;
     }
+    let clientTime: Date | null = null;
+    if (delivery.occurredAt !== undefined) {
+      clientTime = parseTimestamp(delivery.occurredAt);
+      if (clientTime === null) {
+        const timePath = path.replace(/payload$/, 'occurred_at');
+        throw new AppError('validation_failed', 'occurred_at must be epoch seconds or milliseconds, or an ISO 8601 time, between 2000 and 2100', {
+          errors: [{ path: timePath, message: 'Not a time between 2000 and 2100' }],
+        });
+      }
+    }
     const payloadSha256 = sha256Hex(canonical);
-    const occurredAt = adapted.occurredAt && Number.isFinite(adapted.occurredAt.getTime()) ? adapted.occurredAt : receivedAt;
+    // The payload's own time first (it knows best), then the client's, then arrival.
+    const occurredAt = adapted.occurredAt && Number.isFinite(adapted.occurredAt.getTime()) ? adapted.occurredAt : (clientTime ?? receivedAt);
     return {
       session: { harness, nativeSessionId: adapted.nativeSessionId, ...adapted.session },
       draft: {

@@ -9,7 +9,9 @@ import type { ServiceDeps } from './deps';
 import { createHookIngestService } from './hooks';
 import { createMembersService } from './members';
 import { createMemoryService } from './memory';
+import { createMemoryRedaction } from './memory-redaction';
 import { createOperatorService } from './operator';
+import { createOrgService } from './orgs';
 import { createSystemService } from './system';
 import { createWorkstreamService } from './workstreams';
 
@@ -23,12 +25,13 @@ export interface ArchiveDeps {
 
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
-  const memory = createMemoryService(deps);
+  const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
   const members = createMembersService(deps, apiKeys, archive.archiver);
   return {
     apiKeys,
     authentication: createAuthentication(deps, oidc),
     members,
+    orgs: createOrgService(deps),
     operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),
     memory,
     system: createSystemService(deps),

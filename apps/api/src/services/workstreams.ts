@@ -12,7 +12,6 @@ import {
   type EventKind,
   type Harness,
   type LedgerEvent,
-  type MemoryRecord,
   type MemorySource,
   type ScoredLedgerEvent,
   type WorkstreamCursor,
@@ -26,7 +25,7 @@ import { AppError, notFound } from '../errors';
 import { MEMORY_LIMITS } from '../limits';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ServiceDeps } from './deps';
-import type { MemoryService } from './memory';
+import type { MemoryService, SavedMemory } from './memory';
 
 export interface ToolAction {
   toolUseId: string | null;
@@ -123,7 +122,7 @@ export function createWorkstreamService(
       sequence: number,
       input: { content?: string; tags?: string[] },
       source: MemorySource,
-    ): Promise<MemoryRecord> {
+    ): Promise<SavedMemory> {
       await visible(principal, id);
       const event = await findWorkstreamEvent(db, principal.scope, id, sequence);
       if (!event) throw notFound('Event');

@@ -8,9 +8,12 @@ import { ownerScopeOf, type OwnerScope } from '../scope';
  * users and keys by id in whatever org. Everything a tenant can call is scoped instead.
  */
 
-export async function insertOrg(ex: Executor, org: OrgRow): Promise<OrgRow> {
-  await ex.insert(orgs).values(org);
-  return org;
+export type NewOrg = Pick<OrgRow, 'id' | 'name' | 'createdAt'> & Partial<Pick<OrgRow, 'redactMemorySecrets'>>;
+
+export async function insertOrg(ex: Executor, org: NewOrg): Promise<OrgRow> {
+  const row: OrgRow = { redactMemorySecrets: true, ...org };
+  await ex.insert(orgs).values(row);
+  return row;
 }
 
 /** A user by id in whatever org. */
