@@ -3,30 +3,8 @@
  * cited by id, and a "last time in this project" note. Pure, so the budget rules are
  * tested without a database.
  */
+import { RECALL_LIMITS } from '../limits';
 
-/** Limits of recall (docs/api.md#recall, docs/hooks.md#recall). */
-export const RECALL_LIMITS = {
-  /** Characters injected when neither the key nor the request says otherwise. */
-  defaultBudgetChars: 2000,
-  /** Below this, the header and one memory's id leave no room for its text. */
-  minBudgetChars: 300,
-  maxBudgetChars: 20000,
-  /** Memories considered per recall (after those already shown in the session). */
-  candidates: 10,
-  /** Search results read per recall: the candidates and room for those already shown in the session. */
-  searchLimit: 30,
-  /** A memory is never given more than this share of the budget, so one long memory cannot crowd out the rest. */
-  memoryShare: 0.4,
-  /** The "last time" note takes at most this share of the budget. */
-  noteShare: 0.3,
-  /** A memory cut to fewer characters than this is left out rather than shown as a stub. */
-  minMemoryChars: 60,
-  promptChars: 8000,
-  cwdChars: 1024,
-  repositoryChars: 200,
-  /** Of the previous session's last prompt and reply, at most this much is read (each). */
-  exchangeReadChars: 600,
-} as const;
 
 export interface RecallCandidate {
   id: string;

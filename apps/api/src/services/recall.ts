@@ -1,13 +1,14 @@
 import { findLastExchange, findPreviousSessions, findSessionRecalls, type Harness, type OwnerScope } from '@memory-bank/db';
-import { ownerScope, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { idsInRecallHead, type RecallTrigger } from '../hooks/adapters/recall';
-import type { HookIngestService, HookReceipt } from '../hooks/ingest';
+import type { HookIngestService, HookReceipt } from './hooks';
 import { AdapterError, type HookPayload } from '../hooks/types';
 import type { ServiceDeps } from './deps';
 import type { MemoryService } from './memory';
-import { RECALL_LIMITS, composeRecall, type LastSessionNote, type ShownMemory } from './recall-context';
+import { RECALL_LIMITS } from '../limits';
+import { composeRecall, type LastSessionNote, type ShownMemory } from './recall-context';
 
 export interface RecallRequest {
   harness: Harness;
@@ -71,7 +72,7 @@ export function createRecallService({ db }: ServiceDeps, memory: MemoryService, 
   }
 
   async function recall(principal: Principal, request: RecallRequest): Promise<RecallResult> {
-    const scope = ownerScope(principal);
+    const scope = principal.scope;
     const session = { harness: request.harness, nativeSessionId: request.sessionId };
     const budgetChars = Math.min(request.maxChars ?? Number.POSITIVE_INFINITY, principal.recallBudgetChars ?? RECALL_LIMITS.defaultBudgetChars);
     const search = (query: string, already: number) =>

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { RECALL_LIMITS } from '../../services/recall-context';
+import { RECALL_LIMITS } from '../../limits';
 import { boundedText } from '../memory/schemas';
 import { ApiKeyScopes, IssuedApiKeySchema, toIssuedApiKeyResponse } from './schemas';
 

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { HARNESSES } from '@memory-bank/db';
 import type { RecallResult } from '../../services/recall';
-import { RECALL_LIMITS } from '../../services/recall-context';
+import { RECALL_LIMITS } from '../../limits';
 import { boundedText } from '../memory/schemas';
 
 export const RecallBody = z
@@ -70,6 +70,6 @@ export function toRecallResponse(result: RecallResult): z.infer<typeof RecallSch
     },
     budget_chars: result.budgetChars,
     already_shown: result.alreadyShown,
-    recorded: result.recorded && { workstream_id: result.recorded.workstream_id, sequence: result.recorded.sequence, event_id: result.recorded.event_id },
+    recorded: result.recorded && { workstream_id: result.recorded.workstreamId, sequence: result.recorded.sequence, event_id: result.recorded.eventId },
   };
 }

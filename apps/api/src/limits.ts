@@ -1,0 +1,72 @@
+/**
+ * The service's limits, each declared once: routes publish them (zod schemas, OpenAPI),
+ * services enforce them, docs/api.md#limits lists them. Below every layer: imports nothing.
+ */
+
+/** Request bodies (a hook batch has its own, HOOK_LIMITS.batchBytes). */
+export const BODY_LIMITS = {
+  /** Largest request body /v1 and /mcp accept. */
+  requestBytes: 1024 * 1024,
+} as const;
+
+/** Limits of the memory contract. */
+export const MEMORY_LIMITS = {
+  contentChars: 8000,
+  tags: 32,
+  tagChars: 64,
+  contexts: 16,
+  snippetChars: 4000,
+  idChars: 128,
+  citationBytes: 16 * 1024,
+  citationDepth: 16,
+  listLimit: 100,
+  searchLimit: 50,
+  queryChars: 512,
+} as const;
+
+/** Limits of hook ingestion. */
+export const HOOK_LIMITS = {
+  /** Largest hook payload accepted, after sanitizing, as canonical JSON. */
+  payloadBytes: 1024 * 1024,
+  /** A batch (POST /v1/hooks/batch), and a transaction of merged single posts alike. */
+  batchEvents: 256,
+  batchBytes: 8 * 1024 * 1024,
+} as const;
+
+/** Limits of reading workstreams. */
+export const WORKSTREAM_LIMITS = {
+  /** An event's content in a search result is cut here (the event itself has all of it). */
+  searchContentChars: 4000,
+} as const;
+
+/** Idempotency-Key (hook deliveries and writes alike). */
+export const IDEMPOTENCY_LIMITS = {
+  /** 1–128 visible ASCII characters. */
+  keyPattern: /^[\x21-\x7e]{1,128}$/,
+  /** How long a write's key is remembered: a retry after this is a new request. */
+  keyTtlMs: 24 * 60 * 60 * 1000,
+} as const;
+
+/** Limits of recall (docs/api.md#recall, docs/hooks.md#recall). */
+export const RECALL_LIMITS = {
+  /** Characters injected when neither the key nor the request says otherwise. */
+  defaultBudgetChars: 2000,
+  /** Below this, the header and one memory's id leave no room for its text. */
+  minBudgetChars: 300,
+  maxBudgetChars: 20000,
+  /** Memories considered per recall (after those already shown in the session). */
+  candidates: 10,
+  /** Search results read per recall: the candidates and room for those already shown in the session. */
+  searchLimit: 30,
+  /** A memory is never given more than this share of the budget, so one long memory cannot crowd out the rest. */
+  memoryShare: 0.4,
+  /** The "last time" note takes at most this share of the budget. */
+  noteShare: 0.3,
+  /** A memory cut to fewer characters than this is left out rather than shown as a stub. */
+  minMemoryChars: 60,
+  promptChars: 8000,
+  cwdChars: 1024,
+  repositoryChars: 200,
+  /** Of the previous session's last prompt and reply, at most this much is read (each). */
+  exchangeReadChars: 600,
+} as const;
