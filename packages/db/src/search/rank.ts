@@ -1,0 +1,203 @@
+import { analyseMemory } from './memory-terms';
+import { stemOf } from './language';
+import type { QueryWord, SearchQuery } from './query';
+import { foldTerm, type OwnersStats } from './stats';
+
+/**
+ * Re-ranks FULLTEXT candidates with BM25 over the owner's own statistics. Each query
+ * word scores by the best way it matches a memory — the word itself, its stem, as a
+ * part of an identifier, or as the beginning of a longer word — weighted in that order;
+ * a phrase found as written adds a bonus (quoted phrases enough to outrank any
+ * bag-of-words match of the same words).
+ */
+
+export type MatchKind = 'exact' | 'stem' | 'part' | 'prefix';
+
+/** How much each way of matching counts, relative to the word itself. */
+export const MATCH_WEIGHTS: Record<MatchKind, number> = { exact: 1, stem: 0.7, part: 0.5, prefix: 0.35 };
+/** BM25 term-frequency saturation and length normalisation (the usual values). */
+const K1 = 1.2;
+const B = 0.75;
+/** Phrase bonus, in units of the phrase words' IDF: quoted ones outweigh any repetition of the words (≤ K1 + 1). */
+const QUOTED_PHRASE_BONUS = K1 + 1;
+const WRITTEN_TOGETHER_BONUS = 0.5;
+
+export interface Highlight {
+  /** UTF-16 offsets in the memory's content, [start, end). */
+  start: number;
+  end: number;
+  kind: MatchKind;
+}
+
+export interface SearchMatch {
+  /** The query words the memory matched, as normalised. */
+  terms: string[];
+  /** Quoted or written-together query phrases found in the memory as written. */
+  phrases: string[];
+  highlights: Highlight[];
+}
+
+export interface Ranked<T> {
+  row: T;
+  /** 0–1: the share of the best conceivable match for this query (every word, exactly, and every phrase). */
+  score: number;
+  match: SearchMatch;
+}
+
+/** Most highlights returned per memory. */
+const MAX_HIGHLIGHTS = 64;
+
+/** The statistics terms a query needs: its words, stems and parts in their families. */
+export function statsTermsOf(query: SearchQuery): { terms: string[]; prefixes: string[] } {
+  const terms = new Set<string>();
+  const prefixes = new Set<string>();
+  for (const w of query.words) {
+    terms.add(`w${w.text}`).add(`p${w.text}`);
+    for (const stem of w.stems) terms.add(`s${stem}`);
+    for (const part of w.parts) terms.add(`w${part}`).add(`p${part}`);
+    if (w.prefix) prefixes.add(`w${w.text}`);
+  }
+  return { terms: [...terms], prefixes: [...prefixes] };
+}
+
+interface DocumentView {
+  length: number;
+  /** Folded word → positions. */
+  words: Map<string, number[]>;
+  stems: Map<string, number>;
+  parts: Map<string, number>;
+  sequence: string[];
+}
+
+function view(content: string): DocumentView & { analysed: ReturnType<typeof analyseMemory> } {
+  const analysed = analyseMemory(content);
+  const words = new Map<string, number[]>();
+  const stems = new Map<string, number>();
+  const parts = new Map<string, number>();
+  const sequence: string[] = [];
+  analysed.words.forEach((word, position) => {
+    const folded = foldTerm(word.text);
+    sequence.push(folded);
+    const at = words.get(folded);
+    if (at) at.push(position);
+    else words.set(folded, [position]);
+    const stem = stemOf(word.text, analysed.language);
+    if (stem !== null) stems.set(foldTerm(stem), (stems.get(foldTerm(stem)) ?? 0) + 1);
+    for (const part of word.parts) {
+      const foldedPart = foldTerm(part.text);
+      parts.set(foldedPart, (parts.get(foldedPart) ?? 0) + 1);
+      const partStem = stemOf(part.text, analysed.language);
+      if (partStem !== null) stems.set(foldTerm(partStem), (stems.get(foldTerm(partStem)) ?? 0) + 1);
+    }
+  });
+  return { length: analysed.words.length, words, stems, parts, sequence, analysed };
+}
+
+function containsPhrase(doc: DocumentView, phrase: readonly string[]): boolean {
+  const [first, ...rest] = phrase.map(foldTerm);
+  for (const start of doc.words.get(first!) ?? []) {
+    if (rest.every((word, i) => doc.sequence[start + 1 + i] === word)) return true;
+  }
+  return false;
+}
+
+/** The best `limit` of `rows` for `query`, best first, with what matched where. */
+export function rankCandidates<T extends { content: string; id: string }>(rows: readonly T[], query: SearchQuery, stats: OwnersStats, limit: number): Ranked<T>[] {
+  // Candidates come from the owner's rows, so the owner has at least that many.
+  const docs = Math.max(stats.docs, rows.length, 1);
+  const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
+  const idf = (df: number) => Math.log(1 + (docs - Math.min(df, docs) + 0.5) / (Math.min(df, docs) + 0.5));
+  const termIdf = (term: string) => idf(stats.termDocs.get(term) ?? 0);
+  const words = query.words.map((w) => ({
+    ...w,
+    folded: foldTerm(w.text),
+    foldedStems: w.stems.map(foldTerm),
+    foldedParts: w.parts.map(foldTerm),
+    exactIdf: termIdf(`w${w.text}`),
+    stemIdf: Math.max(0, ...w.stems.map((s) => termIdf(`s${s}`))),
+    partIdf: termIdf(`p${w.text}`),
+    partsIdf: w.parts.map((p) => Math.min(termIdf(`w${p}`), termIdf(`p${p}`))),
+    prefixIdf: w.prefix ? idf(stats.prefixDocs.get(`w${w.text}`) ?? 0) : 0,
+  }));
+  const phraseIdf = (phrase: readonly string[]) => phrase.reduce((sum, word) => sum + termIdf(`w${word}`), 0);
+  const phraseBonus = query.phrases.map((p) => phraseIdf(p.words) * (p.quoted ? QUOTED_PHRASE_BONUS : WRITTEN_TOGETHER_BONUS));
+  const ideal = words.reduce((sum, w) => sum + w.exactIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
+
+  const scored = rows.map((row) => {
+    const doc = view(row.content);
+    const saturate = (tf: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength)));
+    let raw = 0;
+    let exactWords = 0;
+    const kinds = new Map<QueryWord, MatchKind>();
+    for (const w of words) {
+      const prefixTf = w.prefix ? [...doc.words.entries()].reduce((n, [word, at]) => n + (word !== w.folded && word.startsWith(w.folded) ? at.length : 0), 0) + [...doc.parts.entries()].reduce((n, [part, count]) => n + (part !== w.folded && part.startsWith(w.folded) ? count : 0), 0) : 0;
+      const partsScore = w.foldedParts.length === 0 ? 0 : w.foldedParts.reduce((sum, part, i) => sum + w.partsIdf[i]! * saturate((doc.words.get(part)?.length ?? 0) + (doc.parts.get(part) ?? 0)), 0) / w.foldedParts.length;
+      const options: [MatchKind, number][] = [
+        ['exact', w.exactIdf * saturate(doc.words.get(w.folded)?.length ?? 0)],
+        ['stem', w.stemIdf * saturate(Math.max(0, ...w.foldedStems.map((s) => doc.stems.get(s) ?? 0)))],
+        ['part', Math.max(w.partIdf * saturate(doc.parts.get(w.folded) ?? 0), partsScore)],
+        ['prefix', w.prefixIdf * saturate(prefixTf)],
+      ];
+      let best: [MatchKind, number] | null = null;
+      for (const [kind, value] of options) {
+        const weighted = value * MATCH_WEIGHTS[kind];
+        if (weighted > 0 && (best === null || weighted > best[1])) best = [kind, weighted];
+      }
+      if (best) {
+        raw += best[1];
+        kinds.set(w, best[0]);
+        if (best[0] === 'exact') exactWords++;
+      }
+    }
+    const phrases: string[] = [];
+    query.phrases.forEach((phrase, i) => {
+      if (containsPhrase(doc, phrase.words)) {
+        raw += phraseBonus[i]!;
+        phrases.push(phrase.words.join(' '));
+      }
+    });
+    return { row, raw, exactWords, matched: kinds.size, kinds, phrases, doc };
+  });
+  // Best score first; among equal scores the memory matching more words, then more of
+  // them exactly, then the newest (ids grow with time).
+  const rounded = (value: number) => Math.round(value * 1e9);
+  scored.sort((a, b) => rounded(b.raw) - rounded(a.raw) || b.matched - a.matched || b.exactWords - a.exactWords || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
+  return scored
+    .filter((s) => s.raw > 0)
+    .slice(0, limit)
+    .map((s) => ({
+      row: s.row,
+      score: ideal > 0 ? Math.min(1, Math.round((s.raw / ideal) * 1e4) / 1e4) : 0,
+      match: { terms: [...s.kinds.keys()].map((w) => w.text), phrases: s.phrases, highlights: highlightsOf(s.doc, [...s.kinds.keys()]) },
+    }));
+}
+
+type WithView = ReturnType<typeof view>;
+
+function highlightsOf(doc: WithView, words: readonly QueryWord[]): Highlight[] {
+  const highlights: Highlight[] = [];
+  const matched = words.map((w) => ({ folded: foldTerm(w.text), stems: new Set(w.stems.map(foldTerm)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix }));
+  for (const word of doc.analysed.words) {
+    if (highlights.length >= MAX_HIGHLIGHTS) break;
+    const folded = foldTerm(word.text);
+    const stem = stemOf(word.text, doc.analysed.language);
+    let kind: MatchKind | null = null;
+    for (const w of matched) {
+      if (folded === w.folded) kind = 'exact';
+      else if (kind !== 'exact' && stem !== null && w.stems.has(foldTerm(stem))) kind = 'stem';
+      else if (kind === null && w.prefix && folded.startsWith(w.folded)) kind = 'prefix';
+    }
+    if (kind) {
+      highlights.push({ start: word.start, end: word.end, kind });
+      continue;
+    }
+    for (const part of word.parts) {
+      const foldedPart = foldTerm(part.text);
+      if (matched.some((w) => w.folded === foldedPart || w.parts.has(foldedPart) || (w.prefix && foldedPart.startsWith(w.folded)))) {
+        highlights.push({ start: part.start, end: part.end, kind: 'part' });
+      }
+    }
+    if (matched.some((w) => w.parts.has(folded))) highlights.push({ start: word.start, end: word.end, kind: 'part' });
+  }
+  return highlights;
+}

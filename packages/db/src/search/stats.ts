@@ -1,0 +1,115 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { memoryTermStats } from '../schema';
+import type { TermCounts } from './memory-terms';
+
+/**
+ * Each owner's search statistics (schema/memory-search.ts): how many memories it has,
+ * how many words they hold, and in how many of them each term appears. Ranking reads
+ * them instead of InnoDB's, whose IDF mixes the whole table's row count into every
+ * tenant's scores.
+ */
+
+/** The key of the row holding an owner's totals. */
+export const OWNER_TOTALS = '';
+
+export interface StatsDelta {
+  docs: number;
+  tokens: number;
+}
+
+/** Signed changes to one owner's statistics, term → delta (OWNER_TOTALS included). */
+export type OwnerStatsDelta = Map<string, StatsDelta>;
+
+/** What saving (sign 1) or deleting (sign -1) a memory with these terms does to its owner's statistics. */
+export function statsDeltaOf(counts: TermCounts, length: number, sign: 1 | -1, into: OwnerStatsDelta = new Map()): OwnerStatsDelta {
+  const bump = (term: string, docs: number, tokens: number) => {
+    const current = into.get(term) ?? { docs: 0, tokens: 0 };
+    into.set(term, { docs: current.docs + docs, tokens: current.tokens + tokens });
+  };
+  bump(OWNER_TOTALS, sign, sign * length);
+  for (const [term, count] of counts) bump(term, sign, sign * count);
+  return into;
+}
+
+/** Rows per statement: a long memory has a few thousand distinct terms. */
+const STATS_ROWS_PER_STATEMENT = 2000;
+
+/**
+ * Adds a delta to an owner's statistics. The owner's totals row goes first and the
+ * terms in sorted order, so concurrent saves of one owner lock rows in the same order
+ * (the totals row serialises them) and cannot deadlock each other.
+ */
+export async function applyStatsDelta(ex: Executor, orgId: string, ownerId: string, delta: OwnerStatsDelta): Promise<void> {
+  const terms = [...delta.keys()].filter((term) => term !== OWNER_TOTALS).sort();
+  if (delta.has(OWNER_TOTALS)) terms.unshift(OWNER_TOTALS);
+  for (let offset = 0; offset < terms.length; offset += STATS_ROWS_PER_STATEMENT) {
+    const rows = terms.slice(offset, offset + STATS_ROWS_PER_STATEMENT).flatMap((term) => {
+      const change = delta.get(term)!;
+      return change.docs === 0 && change.tokens === 0 ? [] : [sql`(${orgId}, ${ownerId}, ${term}, ${change.docs}, ${change.tokens})`];
+    });
+    if (rows.length === 0) continue;
+    await ex.execute(sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(rows, sql`, `)}
+      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`);
+  }
+}
+
+/** Forgets an owner's statistics (all of its memories are gone). */
+export async function deleteOwnerStats(ex: Executor, orgId: string, ownerId: string): Promise<void> {
+  await ex.execute(sql`DELETE FROM ${memoryTermStats} WHERE org_id = ${orgId} AND owner_id = ${ownerId}`);
+}
+
+export interface OwnersStats {
+  /** Memories of the owners together. */
+  docs: number;
+  /** Words in them. */
+  tokens: number;
+  /** Term → memories holding it. Terms as asked (the column's collation may merge accent variants). */
+  termDocs: Map<string, number>;
+  /** Prefix term (`wkubern`) → memories holding a word with that prefix (an upper bound). */
+  prefixDocs: Map<string, number>;
+}
+
+/** Terms with a prefix summed at most this many: a short prefix of a large vocabulary stays cheap. */
+const PREFIX_TERMS_READ = 200;
+
+const likePrefix = (prefix: string) => `${prefix.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+
+/** The statistics of some owners of one org, for a query's terms and prefixes, in one statement. */
+export async function readOwnersStats(
+  ex: Executor,
+  orgId: string,
+  ownerIds: readonly string[],
+  terms: readonly string[],
+  prefixes: readonly string[],
+): Promise<OwnersStats> {
+  const owners = sql.join(ownerIds.map((id) => sql`${id}`), sql`, `);
+  const wanted = sql.join([OWNER_TOTALS, ...terms].map((term) => sql`${term}`), sql`, `);
+  const parts: SQL[] = [
+    sql`SELECT term, CAST(SUM(docs) AS SIGNED) AS docs, CAST(SUM(tokens) AS SIGNED) AS tokens, 0 AS prefix FROM ${memoryTermStats}
+        WHERE org_id = ${orgId} AND owner_id IN (${owners}) AND term IN (${wanted}) GROUP BY term`,
+    ...prefixes.map(
+      (prefix) => sql`SELECT ${prefix}, CAST(COALESCE(SUM(docs), 0) AS SIGNED), 0, 1 FROM (SELECT docs FROM ${memoryTermStats}
+        WHERE org_id = ${orgId} AND owner_id IN (${owners}) AND term LIKE ${likePrefix(prefix)} ESCAPE '!' AND docs > 0 LIMIT ${PREFIX_TERMS_READ}) AS p`,
+    ),
+  ];
+  const [rows] = (await ex.execute(sql.join(parts, sql` UNION ALL `))) as unknown as [{ term: string; docs: number | string; tokens: number | string; prefix: number | string }[]];
+  const stats: OwnersStats = { docs: 0, tokens: 0, termDocs: new Map(), prefixDocs: new Map() };
+  const byFold = new Map<string, number>();
+  for (const row of rows) {
+    const docs = Math.max(0, Number(row.docs));
+    if (Number(row.prefix) === 1) stats.prefixDocs.set(row.term, docs);
+    else if (row.term === OWNER_TOTALS) {
+      stats.docs = docs;
+      stats.tokens = Math.max(0, Number(row.tokens));
+    } else byFold.set(foldTerm(row.term), (byFold.get(foldTerm(row.term)) ?? 0) + docs);
+  }
+  for (const term of terms) stats.termDocs.set(term, byFold.get(foldTerm(term)) ?? 0);
+  return stats;
+}
+
+/** Accent- and case-folded, as the tables' collation compares (café = cafe). */
+export function foldTerm(term: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(term) ? term.normalize('NFD').replace(/\p{M}/gu, '') : term;
+}
