@@ -7,6 +7,7 @@ export * from './scope';
 export * from './search/terms';
 export { SEARCH_TERMS_VERSION, memorySearchTerms } from './search/memory-terms';
 export { applyStatsDelta, statsDeltaOf } from './search/stats';
+export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export type { SearchMatch, Highlight, MatchKind } from './search/rank';
 export * from './queries/orgs';
 export * from './queries/api-keys';
