@@ -292,7 +292,7 @@ export async function searchMemories(
   const query = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
     const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
     return on
-      .select({ ...memoryColumns, score: match.as('score') })
+      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
       .from(memory)
       .where(and(match, visibleTo(OWNER, filter), tagged ? hasTag(sql.placeholder('tag')) : undefined))
       .orderBy(desc(sql`score`), desc(memory.id))
@@ -322,7 +322,7 @@ export async function searchMemories(
   const withContexts = await attachContexts(
     ex,
     scope,
-    ranked.map(({ row: { score: _innodb, ...row } }) => row),
+    ranked.map(({ row: { score: _innodb, searchTerms: _terms, ...row } }) => row),
   );
   return withContexts.map(({ contextCount: _count, ...row }, i) => ({ ...row, score: ranked[i]!.score, match: ranked[i]!.match }));
 }

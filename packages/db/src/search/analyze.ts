@@ -33,9 +33,13 @@ export const IDEOGRAPHIC = new RegExp(`^${IDEOGRAPH}$`, 'u');
 // or that starts a word after an acronym, and between letters and digits.
 const PART = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{M}]+|\p{Lu}|\p{N}+|[^\p{L}\p{N}_]+/gu;
 const NOT_WORD = /[^\p{L}\p{M}\p{N}_]/gu;
+const PLAIN_LOWER = /^[a-z]+$/;
+// A run that might split into parts: an underscore, a digit, or an upper-case letter after the first character.
+const MAY_SPLIT = /_|\p{N}|.\p{Lu}/u;
 
 /** Lower-cased NFKC, cut to MAX_WORD_CHARS code points, anything InnoDB would split on removed. */
 export function normaliseWord(raw: string): string {
+  if (PLAIN_LOWER.test(raw)) return raw.length <= MAX_WORD_CHARS ? raw : raw.slice(0, MAX_WORD_CHARS);
   const normal = raw.normalize('NFKC').toLowerCase().replace(NOT_WORD, '');
   if (normal.length <= MAX_WORD_CHARS) return normal;
   const chars = Array.from(normal);
@@ -64,7 +68,7 @@ export function analyseText(text: string): AnalysedWord[] {
     const run = match[0];
     const word = normaliseWord(run);
     if (word.length === 0) continue;
-    const parts = run.length > 1 && !IDEOGRAPHIC.test(run) ? partsOf(run, match.index) : [];
+    const parts = run.length > 1 && MAY_SPLIT.test(run) && !IDEOGRAPHIC.test(run) ? partsOf(run, match.index) : [];
     words.push({ text: word, start: match.index, end: match.index + run.length, parts: parts.length > 1 ? parts : [] });
   }
   return words;

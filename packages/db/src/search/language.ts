@@ -33,6 +33,7 @@ const LETTER_HINTS: [RegExp, StemLanguage][] = [
   [/[ãõ]/u, 'portuguese'],
 ];
 
+const ASCII = /^[\x00-\x7f]*$/;
 const MARKER_LANGUAGES = new Map<string, StemLanguage[]>();
 for (const language of STEM_LANGUAGES) {
   for (const word of MARKERS[language]) MARKER_LANGUAGES.set(word, [...(MARKER_LANGUAGES.get(word) ?? []), language]);
@@ -46,7 +47,7 @@ export function evidentLanguages(words: readonly string[]): StemLanguage[] {
   const score = new Map<StemLanguage, number>();
   for (const word of words) {
     for (const language of MARKER_LANGUAGES.get(word) ?? []) score.set(language, (score.get(language) ?? 0) + 1);
-    for (const [pattern, language] of LETTER_HINTS) if (pattern.test(word)) score.set(language, (score.get(language) ?? 0) + 0.5);
+    if (!ASCII.test(word)) for (const [pattern, language] of LETTER_HINTS) if (pattern.test(word)) score.set(language, (score.get(language) ?? 0) + 0.5);
   }
   const ranked = [...score.entries()].sort((a, b) => b[1] - a[1] || STEM_LANGUAGES.indexOf(a[0]) - STEM_LANGUAGES.indexOf(b[0]));
   return ranked.length === 0 ? ['english'] : ranked.map(([language]) => language);

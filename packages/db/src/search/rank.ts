@@ -1,4 +1,5 @@
-import { analyseMemory } from './memory-terms';
+import { analyseMemory, familyTag } from './memory-terms';
+import { searchTag } from './terms';
 import { stemOf } from './language';
 import type { QueryWord, SearchQuery } from './query';
 import { foldTerm, type OwnersStats } from './stats';
@@ -44,6 +45,9 @@ export interface Ranked<T> {
   match: SearchMatch;
 }
 
+const OWNER_TAG_CHARS = searchTag('u', '').length;
+const FAMILY_TAG_CHARS = familyTag('s', searchTag('u', '')).length;
+
 /** Most highlights returned per memory. */
 const MAX_HIGHLIGHTS = 64;
 
@@ -64,33 +68,35 @@ interface DocumentView {
   length: number;
   /** Folded word → positions. */
   words: Map<string, number[]>;
-  stems: Map<string, number>;
-  parts: Map<string, number>;
+  /** Folded stems and parts the memory has (each once). */
+  stems: Set<string>;
+  parts: Set<string>;
   sequence: string[];
 }
 
-function view(content: string): DocumentView & { analysed: ReturnType<typeof analyseMemory> } {
-  const analysed = analyseMemory(content);
+/**
+ * A memory as its search_terms column describes it (memory-terms.ts): reading the terms
+ * costs a split, where analysing the content again would cost the tokeniser and the
+ * stemmer for every candidate.
+ */
+function view(searchTerms: string): DocumentView {
   const words = new Map<string, number[]>();
-  const stems = new Map<string, number>();
-  const parts = new Map<string, number>();
+  const stems = new Set<string>();
+  const parts = new Set<string>();
   const sequence: string[] = [];
-  analysed.words.forEach((word, position) => {
-    const folded = foldTerm(word.text);
-    sequence.push(folded);
-    const at = words.get(folded);
-    if (at) at.push(position);
-    else words.set(folded, [position]);
-    const stem = stemOf(word.text, analysed.language);
-    if (stem !== null) stems.set(foldTerm(stem), (stems.get(foldTerm(stem)) ?? 0) + 1);
-    for (const part of word.parts) {
-      const foldedPart = foldTerm(part.text);
-      parts.set(foldedPart, (parts.get(foldedPart) ?? 0) + 1);
-      const partStem = stemOf(part.text, analysed.language);
-      if (partStem !== null) stems.set(foldTerm(partStem), (stems.get(foldTerm(partStem)) ?? 0) + 1);
+  for (const token of searchTerms.split(' ')) {
+    const family = token[0];
+    if (family === 's') stems.add(foldTerm(token.slice(FAMILY_TAG_CHARS)));
+    else if (family === 'p') parts.add(foldTerm(token.slice(FAMILY_TAG_CHARS)));
+    else if (token.length > OWNER_TAG_CHARS) {
+      const word = foldTerm(token.slice(OWNER_TAG_CHARS));
+      const at = words.get(word);
+      if (at) at.push(sequence.length);
+      else words.set(word, [sequence.length]);
+      sequence.push(word);
     }
-  });
-  return { length: analysed.words.length, words, stems, parts, sequence, analysed };
+  }
+  return { length: sequence.length, words, stems, parts, sequence };
 }
 
 function containsPhrase(doc: DocumentView, phrase: readonly string[]): boolean {
@@ -102,7 +108,7 @@ function containsPhrase(doc: DocumentView, phrase: readonly string[]): boolean {
 }
 
 /** The best `limit` of `rows` for `query`, best first, with what matched where. */
-export function rankCandidates<T extends { content: string; id: string }>(rows: readonly T[], query: SearchQuery, stats: OwnersStats, limit: number): Ranked<T>[] {
+export function rankCandidates<T extends { content: string; searchTerms: string; id: string }>(rows: readonly T[], query: SearchQuery, stats: OwnersStats, limit: number): Ranked<T>[] {
   // Candidates come from the owner's rows, so the owner has at least that many.
   const docs = Math.max(stats.docs, rows.length, 1);
   const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
@@ -124,18 +130,23 @@ export function rankCandidates<T extends { content: string; id: string }>(rows: 
   const ideal = words.reduce((sum, w) => sum + w.exactIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
 
   const scored = rows.map((row) => {
-    const doc = view(row.content);
+    const doc = view(row.searchTerms);
     const saturate = (tf: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength)));
     let raw = 0;
     let exactWords = 0;
     const kinds = new Map<QueryWord, MatchKind>();
     for (const w of words) {
-      const prefixTf = w.prefix ? [...doc.words.entries()].reduce((n, [word, at]) => n + (word !== w.folded && word.startsWith(w.folded) ? at.length : 0), 0) + [...doc.parts.entries()].reduce((n, [part, count]) => n + (part !== w.folded && part.startsWith(w.folded) ? count : 0), 0) : 0;
-      const partsScore = w.foldedParts.length === 0 ? 0 : w.foldedParts.reduce((sum, part, i) => sum + w.partsIdf[i]! * saturate((doc.words.get(part)?.length ?? 0) + (doc.parts.get(part) ?? 0)), 0) / w.foldedParts.length;
+      let prefixTf = 0;
+      if (w.prefix) {
+        for (const [word, at] of doc.words) if (word !== w.folded && word.startsWith(w.folded)) prefixTf += at.length;
+        for (const part of doc.parts) if (part !== w.folded && part.startsWith(w.folded)) prefixTf++;
+      }
+      // Stems and parts are stored once per memory: their frequency counts as 1.
+      const partsScore = w.foldedParts.length === 0 ? 0 : w.foldedParts.reduce((sum, part, i) => sum + w.partsIdf[i]! * saturate((doc.words.get(part)?.length ?? 0) + (doc.parts.has(part) ? 1 : 0)), 0) / w.foldedParts.length;
       const options: [MatchKind, number][] = [
         ['exact', w.exactIdf * saturate(doc.words.get(w.folded)?.length ?? 0)],
-        ['stem', w.stemIdf * saturate(Math.max(0, ...w.foldedStems.map((s) => doc.stems.get(s) ?? 0)))],
-        ['part', Math.max(w.partIdf * saturate(doc.parts.get(w.folded) ?? 0), partsScore)],
+        ['stem', w.foldedStems.some((stem) => doc.stems.has(stem)) ? w.stemIdf * saturate(1) : 0],
+        ['part', Math.max(doc.parts.has(w.folded) ? w.partIdf * saturate(1) : 0, partsScore)],
         ['prefix', w.prefixIdf * saturate(prefixTf)],
       ];
       let best: [MatchKind, number] | null = null;
@@ -156,7 +167,7 @@ export function rankCandidates<T extends { content: string; id: string }>(rows: 
         phrases.push(phrase.words.join(' '));
       }
     });
-    return { row, raw, exactWords, matched: kinds.size, kinds, phrases, doc };
+    return { row, raw, exactWords, matched: kinds.size, kinds, phrases };
   });
   // Best score first; among equal scores the memory matching more words, then more of
   // them exactly, then the newest (ids grow with time).
@@ -168,19 +179,19 @@ export function rankCandidates<T extends { content: string; id: string }>(rows: 
     .map((s) => ({
       row: s.row,
       score: ideal > 0 ? Math.min(1, Math.round((s.raw / ideal) * 1e4) / 1e4) : 0,
-      match: { terms: [...s.kinds.keys()].map((w) => w.text), phrases: s.phrases, highlights: highlightsOf(s.doc, [...s.kinds.keys()]) },
+      match: { terms: [...s.kinds.keys()].map((w) => w.text), phrases: s.phrases, highlights: highlightsOf(s.row.content, [...s.kinds.keys()]) },
     }));
 }
 
-type WithView = ReturnType<typeof view>;
-
-function highlightsOf(doc: WithView, words: readonly QueryWord[]): Highlight[] {
+/** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
+function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
+  const analysed = analyseMemory(content);
   const highlights: Highlight[] = [];
   const matched = words.map((w) => ({ folded: foldTerm(w.text), stems: new Set(w.stems.map(foldTerm)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix }));
-  for (const word of doc.analysed.words) {
+  for (const word of analysed.words) {
     if (highlights.length >= MAX_HIGHLIGHTS) break;
     const folded = foldTerm(word.text);
-    const stem = stemOf(word.text, doc.analysed.language);
+    const stem = stemOf(word.text, analysed.language);
     let kind: MatchKind | null = null;
     for (const w of matched) {
       if (folded === w.folded) kind = 'exact';
