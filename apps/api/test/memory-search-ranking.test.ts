@@ -129,4 +129,35 @@ describe("the owner's statistics", () => {
     expect(await stats(ownerId, 'wparsnip')).toEqual({ docs: 0, tokens: 0 });
     expect(await stats(ownerId, '')).toEqual({ docs: 1, tokens: 2 });
   });
+
+  it("of org-shared memories belong to the org, and count for every member's search", async () => {
+    const org = await createTenant(server.services, server.url);
+    const member = await org.addMember('member');
+    const res = await org.owner.api.post('/v1/memory', { body: { content: 'Okapi runbook: restart the okapi gateway first', scope: 'org' } });
+    expect(res.status).toBe(201);
+    const [owned] = (await server.database.db.execute(sql`SELECT org_id FROM memory WHERE id = ${res.body.id}`)) as unknown as [{ org_id: string }[]];
+    const orgId = owned[0]!.org_id;
+    expect(await stats(orgId, 'wokapi')).toEqual({ docs: 1, tokens: 2 });
+    const [found] = await search(member, 'okapi gateway');
+    expect(found!.id).toBe(res.body.id);
+    expect(found!.score).toBeGreaterThan(0.5);
+    expect((await org.owner.api.delete(`/v1/memory/${res.body.id}`)).status).toBe(204);
+    expect(await stats(orgId, '')).toEqual({ docs: 0, tokens: 0 });
+  });
+});
+
+describe('queries that stress the FULLTEXT syntax', () => {
+  it('never fail, whatever mix of quotes, stars, identifiers and scripts they hold', async () => {
+    const hostile = [
+      '"', '""', '"*"', '*"a"', '"a*"', 'a**', '**a', '"" ""', '"a" "b" "',
+      '"error rate', 'error" rate"', '"東京" タワー*', '"OrderSync*"', `${'x'.repeat(200)}*`,
+      Array.from({ length: 40 }, (_, i) => `someIdentifier${i}Name_${i}`).join(' '),
+      Array.from({ length: 40 }, (_, i) => `"w${i} v${i}.${i}"`).join(' '),
+      '>"a b" <c ~d @4 (e*) +"f g"', 'MATCH(search_terms) AGAINST("x" IN BOOLEAN MODE)',
+    ];
+    for (const q of hostile) {
+      const res = await user.api.get(`/v1/memory/search?q=${encodeURIComponent(q.slice(0, 512))}`);
+      expect({ q, status: res.status }).toEqual({ q, status: 200 });
+    }
+  });
 });
