@@ -15,7 +15,7 @@ import type { OrgScope, OwnerScope } from '../scope';
 import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
 import { booleanAgainst, parseSearchQuery } from '../search/query';
-import { rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
+import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
 import { applyStatsDelta, deleteOwnerStats, readOwnersStats, statsDeltaOf, type OwnerStatsDelta } from '../search/stats';
 
 export interface MemoryContextRecord {
@@ -273,11 +273,13 @@ export async function listMemories(
 
 /** FULLTEXT candidates re-ranked per search: enough that the owner's best matches are among them. */
 export const SEARCH_CANDIDATES = 100;
+/** Statement shapes for reading the ranked memories: ids are padded up to one of these counts. */
+const RANKED_BATCH_SIZES = [1, 4, 16, 64];
 
 /**
  * Search (docs/architecture.md#search): FULLTEXT in BOOLEAN MODE over the owner-prefixed
- * terms finds up to SEARCH_CANDIDATES candidates, which are re-ranked with BM25 over the
- * owners' own statistics, read in parallel.
+ * terms finds up to SEARCH_CANDIDATES candidates (ids and terms only), re-ranked with BM25
+ * over the owners' own statistics, read in parallel; then the `limit` best are read whole.
  */
 export async function searchMemories(
   ex: Executor,
@@ -289,18 +291,18 @@ export async function searchMemories(
   const filter = options.filter ?? 'all';
   const owners = visibleOwners(scope, filter);
   const tagged = options.tag !== undefined;
-  const query = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
+  const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
     const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
     return on
-      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
+      .select({ id: memory.id, searchTerms: memory.searchTerms, score: match.as('score') })
       .from(memory)
       .where(and(match, visibleTo(OWNER, filter), tagged ? hasTag(sql.placeholder('tag')) : undefined))
       .orderBy(desc(sql`score`), desc(memory.id))
       .limit(sql.placeholder('limit'));
   });
   const { terms, prefixes } = statsTermsOf(parsed);
-  const [rows, stats] = await Promise.all([
-    query.execute({
+  const [candidates, stats] = await Promise.all([
+    candidatesQuery.execute({
       against: booleanAgainst(
         owners.map((owner) => owner.tag),
         parsed,
@@ -318,13 +320,35 @@ export async function searchMemories(
       prefixes,
     ),
   ]);
-  const ranked = rankCandidates(rows, parsed, stats, options.limit);
-  const withContexts = await attachContexts(
-    ex,
-    scope,
-    ranked.map(({ row: { score: _innodb, searchTerms: _terms, ...row } }) => row),
+  const ranked = rankCandidates(candidates, parsed, stats, options.limit);
+  if (ranked.length === 0) return [];
+  const ids = padded(
+    ranked.map((r) => r.row.id),
+    RANKED_BATCH_SIZES,
   );
-  return withContexts.map(({ contextCount: _count, ...row }, i) => ({ ...row, score: ranked[i]!.score, match: ranked[i]!.match }));
+  const rowsQuery = preparedOn(ex, `ranked:${filter}:${ids.length}`, (on) =>
+    on
+      .select(memoryColumns)
+      .from(memory)
+      .where(
+        and(
+          visibleTo(OWNER, filter),
+          inArray(
+            memory.id,
+            ids.map((_, i) => sql.placeholder(`m${i}`)),
+          ),
+        ),
+      ),
+  );
+  const rows = await rowsQuery.execute({ orgId: scope.orgId, userId: scope.userId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
+  const byId = new Map((await attachContexts(ex, scope, rows)).map((row) => [row.id, row]));
+  // A memory deleted between the two reads is left out.
+  return ranked.flatMap(({ row: { id }, score, matched, match }) => {
+    const found = byId.get(id);
+    if (!found) return [];
+    const { contextCount: _count, ...record } = found;
+    return [{ ...record, score, match: { ...match, highlights: highlightsOf(record.content, matched) } }];
+  });
 }
 
 /**

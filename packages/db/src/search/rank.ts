@@ -42,7 +42,9 @@ export interface Ranked<T> {
   row: T;
   /** 0–1: the share of the best conceivable match for this query (every word, exactly, and every phrase). */
   score: number;
-  match: SearchMatch;
+  /** The query words it matched (for highlightsOf). */
+  matched: QueryWord[];
+  match: Omit<SearchMatch, 'highlights'>;
 }
 
 const OWNER_TAG_CHARS = searchTag('u', '').length;
@@ -64,51 +66,71 @@ export function statsTermsOf(query: SearchQuery): { terms: string[]; prefixes: s
   return { terms: [...terms], prefixes: [...prefixes] };
 }
 
-interface DocumentView {
-  length: number;
-  /** Folded word → positions. */
-  words: Map<string, number[]>;
-  /** Folded stems and parts the memory has (each once). */
+/** What a query looks for in a memory's terms, folded. */
+interface Lens {
+  /** Words whose positions matter (query words, their parts, phrase words). */
+  words: Set<string>;
   stems: Set<string>;
   parts: Set<string>;
-  sequence: string[];
+  prefixes: string[];
 }
 
+interface DocumentView {
+  length: number;
+  /** Positions of the lens's words. */
+  words: Map<string, number[]>;
+  /** The lens's stems and parts the memory has (each stored once). */
+  stems: Set<string>;
+  parts: Set<string>;
+  /** Prefix → words and parts that begin with it (without being it). */
+  prefixed: Map<string, number>;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const fold = (term: string) => (NON_ASCII.test(term) ? foldTerm(term) : term);
+
 /**
- * A memory as its search_terms column describes it (memory-terms.ts): reading the terms
- * costs a split, where analysing the content again would cost the tokeniser and the
- * stemmer for every candidate.
+ * What a memory's search_terms column (memory-terms.ts) holds of what the query looks
+ * for: one pass over its tokens, keeping only those, where analysing the content again
+ * would cost the tokeniser and the stemmer for every candidate.
  */
-function view(searchTerms: string): DocumentView {
-  const words = new Map<string, number[]>();
-  const stems = new Set<string>();
-  const parts = new Set<string>();
-  const sequence: string[] = [];
+function view(searchTerms: string, lens: Lens): DocumentView {
+  const doc: DocumentView = { length: 0, words: new Map(), stems: new Set(), parts: new Set(), prefixed: new Map() };
+  const countPrefixes = (term: string) => {
+    for (const prefix of lens.prefixes) {
+      if (term.length > prefix.length && term.startsWith(prefix)) doc.prefixed.set(prefix, (doc.prefixed.get(prefix) ?? 0) + 1);
+    }
+  };
   for (const token of searchTerms.split(' ')) {
     const family = token[0];
-    if (family === 's') stems.add(foldTerm(token.slice(FAMILY_TAG_CHARS)));
-    else if (family === 'p') parts.add(foldTerm(token.slice(FAMILY_TAG_CHARS)));
-    else if (token.length > OWNER_TAG_CHARS) {
-      const word = foldTerm(token.slice(OWNER_TAG_CHARS));
-      const at = words.get(word);
-      if (at) at.push(sequence.length);
-      else words.set(word, [sequence.length]);
-      sequence.push(word);
+    if (family === 's') {
+      const stem = fold(token.slice(FAMILY_TAG_CHARS));
+      if (lens.stems.has(stem)) doc.stems.add(stem);
+    } else if (family === 'p') {
+      const part = fold(token.slice(FAMILY_TAG_CHARS));
+      if (lens.parts.has(part)) doc.parts.add(part);
+      if (lens.prefixes.length > 0) countPrefixes(part);
+    } else if (token.length > OWNER_TAG_CHARS) {
+      const word = fold(token.slice(OWNER_TAG_CHARS));
+      if (lens.words.has(word)) {
+        const at = doc.words.get(word);
+        if (at) at.push(doc.length);
+        else doc.words.set(word, [doc.length]);
+      }
+      if (lens.prefixes.length > 0) countPrefixes(word);
+      doc.length++;
     }
   }
-  return { length: sequence.length, words, stems, parts, sequence };
+  return doc;
 }
 
 function containsPhrase(doc: DocumentView, phrase: readonly string[]): boolean {
   const [first, ...rest] = phrase.map(foldTerm);
-  for (const start of doc.words.get(first!) ?? []) {
-    if (rest.every((word, i) => doc.sequence[start + 1 + i] === word)) return true;
-  }
-  return false;
+  return (doc.words.get(first!) ?? []).some((start) => rest.every((word, i) => doc.words.get(word)?.includes(start + 1 + i)));
 }
 
 /** The best `limit` of `rows` for `query`, best first, with what matched where. */
-export function rankCandidates<T extends { content: string; searchTerms: string; id: string }>(rows: readonly T[], query: SearchQuery, stats: OwnersStats, limit: number): Ranked<T>[] {
+export function rankCandidates<T extends { searchTerms: string; id: string }>(rows: readonly T[], query: SearchQuery, stats: OwnersStats, limit: number): Ranked<T>[] {
   // Candidates come from the owner's rows, so the owner has at least that many.
   const docs = Math.max(stats.docs, rows.length, 1);
   const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
@@ -129,18 +151,20 @@ export function rankCandidates<T extends { content: string; searchTerms: string;
   const phraseBonus = query.phrases.map((p) => phraseIdf(p.words) * (p.quoted ? QUOTED_PHRASE_BONUS : WRITTEN_TOGETHER_BONUS));
   const ideal = words.reduce((sum, w) => sum + w.exactIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
 
+  const lens: Lens = {
+    words: new Set([...words.flatMap((w) => [w.folded, ...w.foldedParts]), ...query.phrases.flatMap((p) => p.words.map(foldTerm))]),
+    stems: new Set(words.flatMap((w) => w.foldedStems)),
+    parts: new Set(words.flatMap((w) => [w.folded, ...w.foldedParts])),
+    prefixes: words.filter((w) => w.prefix).map((w) => w.folded),
+  };
   const scored = rows.map((row) => {
-    const doc = view(row.searchTerms);
+    const doc = view(row.searchTerms, lens);
     const saturate = (tf: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength)));
     let raw = 0;
     let exactWords = 0;
     const kinds = new Map<QueryWord, MatchKind>();
     for (const w of words) {
-      let prefixTf = 0;
-      if (w.prefix) {
-        for (const [word, at] of doc.words) if (word !== w.folded && word.startsWith(w.folded)) prefixTf += at.length;
-        for (const part of doc.parts) if (part !== w.folded && part.startsWith(w.folded)) prefixTf++;
-      }
+      const prefixTf = w.prefix ? (doc.prefixed.get(w.folded) ?? 0) : 0;
       // Stems and parts are stored once per memory: their frequency counts as 1.
       const partsScore = w.foldedParts.length === 0 ? 0 : w.foldedParts.reduce((sum, part, i) => sum + w.partsIdf[i]! * saturate((doc.words.get(part)?.length ?? 0) + (doc.parts.has(part) ? 1 : 0)), 0) / w.foldedParts.length;
       const options: [MatchKind, number][] = [
@@ -179,12 +203,13 @@ export function rankCandidates<T extends { content: string; searchTerms: string;
     .map((s) => ({
       row: s.row,
       score: ideal > 0 ? Math.min(1, Math.round((s.raw / ideal) * 1e4) / 1e4) : 0,
-      match: { terms: [...s.kinds.keys()].map((w) => w.text), phrases: s.phrases, highlights: highlightsOf(s.row.content, [...s.kinds.keys()]) },
+      matched: [...s.kinds.keys()],
+      match: { terms: [...s.kinds.keys()].map((w) => w.text), phrases: s.phrases },
     }));
 }
 
 /** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
-function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
+export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
   const analysed = analyseMemory(content);
   const highlights: Highlight[] = [];
   const matched = words.map((w) => ({ folded: foldTerm(w.text), stems: new Set(w.stems.map(foldTerm)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix }));
