@@ -7,13 +7,23 @@ const ALLOW_HEADERS = [
   'Authorization',
   'Content-Type',
   'Idempotency-Key',
+  'If-Match',
   'X-Request-Id',
   'Mcp-Protocol-Version',
   'Mcp-Session-Id',
   'Last-Event-ID',
 ];
 /** What a web app may read beyond the CORS-safelisted response headers. */
-const EXPOSE_HEADERS = ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Mcp-Session-Id'];
+const EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'WWW-Authenticate',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Mcp-Session-Id',
+  'ETag',
+  'Idempotent-Replayed',
+];
 const MAX_AGE_SECONDS = 600;
 
 /**
