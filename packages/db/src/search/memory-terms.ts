@@ -61,11 +61,8 @@ export function memorySearchTerms(owner: SearchTag, content: string): MemoryTerm
     add(counts, `w${word.text}`);
     const stem = stemOf(word.text, language);
     if (stem !== null) add(counts, `s${stem}`);
-    for (const part of word.parts) {
-      add(counts, `p${part.text}`);
-      const partStem = stemOf(part.text, language);
-      if (partStem !== null) add(counts, `s${partStem}`);
-    }
+    // Parts are matched as written: a stem of a part would make every part match rank as a stem match.
+    for (const part of word.parts) add(counts, `p${part.text}`);
   }
   // Stems and parts de-duplicated: ranking reads their frequency from the statistics and
   // the words, and the column stays smaller.

@@ -135,21 +135,26 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
   const docs = Math.max(stats.docs, rows.length, 1);
   const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
   const idf = (df: number) => Math.log(1 + (docs - Math.min(df, docs) + 0.5) / (Math.min(df, docs) + 0.5));
-  const termIdf = (term: string) => idf(stats.termDocs.get(term) ?? 0);
-  const words = query.words.map((w) => ({
-    ...w,
-    folded: foldTerm(w.text),
-    foldedStems: w.stems.map(foldTerm),
-    foldedParts: w.parts.map(foldTerm),
-    exactIdf: termIdf(`w${w.text}`),
-    stemIdf: Math.max(0, ...w.stems.map((s) => termIdf(`s${s}`))),
-    partIdf: termIdf(`p${w.text}`),
-    partsIdf: w.parts.map((p) => Math.min(termIdf(`w${p}`), termIdf(`p${p}`))),
-    prefixIdf: w.prefix ? idf(stats.prefixDocs.get(`w${w.text}`) ?? 0) : 0,
-  }));
-  const phraseIdf = (phrase: readonly string[]) => phrase.reduce((sum, word) => sum + termIdf(`w${word}`), 0);
+  const termDf = (term: string) => stats.termDocs.get(term) ?? 0;
+  const words = query.words.map((w) => {
+    // One IDF per query word, from the broadest way it can match (its stem's documents
+    // include its own): it says how much the word matters among the query's words, and
+    // the kind weights alone say how well a memory matched it, so a memory with the word
+    // itself always outranks one with only its stem, a part or a prefix, other things equal.
+    const df = Math.max(termDf(`w${w.text}`), termDf(`p${w.text}`), ...w.stems.map((stem) => termDf(`s${stem}`)));
+    const wordIdf = idf(df > 0 ? df : w.prefix ? (stats.prefixDocs.get(`w${w.text}`) ?? 0) : 0);
+    return {
+      ...w,
+      folded: foldTerm(w.text),
+      foldedStems: w.stems.map(foldTerm),
+      foldedParts: w.parts.map(foldTerm),
+      wordIdf,
+      partsIdf: w.parts.map((part) => idf(Math.max(termDf(`w${part}`), termDf(`p${part}`)))),
+    };
+  });
+  const phraseIdf = (phrase: readonly string[]) => phrase.reduce((sum, word) => sum + idf(termDf(`w${word}`)), 0);
   const phraseBonus = query.phrases.map((p) => phraseIdf(p.words) * (p.quoted ? QUOTED_PHRASE_BONUS : WRITTEN_TOGETHER_BONUS));
-  const ideal = words.reduce((sum, w) => sum + w.exactIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
+  const ideal = words.reduce((sum, w) => sum + w.wordIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
 
   const lens: Lens = {
     words: new Set([...words.flatMap((w) => [w.folded, ...w.foldedParts]), ...query.phrases.flatMap((p) => p.words.map(foldTerm))]),
@@ -168,10 +173,10 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
       // Stems and parts are stored once per memory: their frequency counts as 1.
       const partsScore = w.foldedParts.length === 0 ? 0 : w.foldedParts.reduce((sum, part, i) => sum + w.partsIdf[i]! * saturate((doc.words.get(part)?.length ?? 0) + (doc.parts.has(part) ? 1 : 0)), 0) / w.foldedParts.length;
       const options: [MatchKind, number][] = [
-        ['exact', w.exactIdf * saturate(doc.words.get(w.folded)?.length ?? 0)],
-        ['stem', w.foldedStems.some((stem) => doc.stems.has(stem)) ? w.stemIdf * saturate(1) : 0],
-        ['part', Math.max(doc.parts.has(w.folded) ? w.partIdf * saturate(1) : 0, partsScore)],
-        ['prefix', w.prefixIdf * saturate(prefixTf)],
+        ['exact', w.wordIdf * saturate(doc.words.get(w.folded)?.length ?? 0)],
+        ['stem', w.foldedStems.some((stem) => doc.stems.has(stem)) ? w.wordIdf * saturate(1) : 0],
+        ['part', Math.max(doc.parts.has(w.folded) ? w.wordIdf * saturate(1) : 0, partsScore)],
+        ['prefix', w.wordIdf * saturate(prefixTf)],
       ];
       let best: [MatchKind, number] | null = null;
       for (const [kind, value] of options) {
