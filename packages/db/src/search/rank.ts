@@ -1,4 +1,4 @@
-import { analyseMemory, familyTag } from './memory-terms';
+import { analyseMemory, familyTag, type TermFamily } from './memory-terms';
 import { searchTag } from './terms';
 import { stemOf } from './language';
 import type { QueryWord, SearchQuery } from './query';
@@ -48,6 +48,8 @@ export interface Ranked<T> {
 }
 
 const OWNER_TAG_CHARS = searchTag('u', '').length;
+const S_CODE = familyTag('s', '').charCodeAt(0);
+const P_CODE = familyTag('p', '').charCodeAt(0);
 const FAMILY_TAG_CHARS = familyTag('s', searchTag('u', '')).length;
 
 /** Most highlights returned per memory. */
@@ -87,37 +89,66 @@ interface DocumentView {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-const fold = (term: string) => (NON_ASCII.test(term) ? foldTerm(term) : term);
+
+/** A lens's terms as one owner's tokens (tag + term), so tokens are looked up without cutting them. */
+interface TaggedLens {
+  words: Map<string, string>;
+  stems: Map<string, string>;
+  parts: Map<string, string>;
+  /** [tagged word prefix, tagged part prefix, prefix]. */
+  prefixes: [string, string, string][];
+}
+
+function tagLens(lens: Lens, owner: string): TaggedLens {
+  const tagged = (family: TermFamily, terms: Iterable<string>) => new Map([...terms].map((term) => [familyTag(family, owner) + term, term]));
+  return {
+    words: tagged('w', lens.words),
+    stems: tagged('s', lens.stems),
+    parts: tagged('p', lens.parts),
+    prefixes: lens.prefixes.map((prefix) => [familyTag('w', owner) + prefix, familyTag('p', owner) + prefix, prefix]),
+  };
+}
+
+/** Looks a token up as written, then accent-folded (as the collation compares) if it has non-ASCII letters. */
+function lookUp(terms: Map<string, string>, token: string, tagChars: number): string | undefined {
+  const term = terms.get(token);
+  if (term !== undefined || !NON_ASCII.test(token)) return term;
+  return terms.get(token.slice(0, tagChars) + foldTerm(token.slice(tagChars)));
+}
 
 /**
  * What a memory's search_terms column (memory-terms.ts) holds of what the query looks
  * for: one pass over its tokens, keeping only those, where analysing the content again
  * would cost the tokeniser and the stemmer for every candidate.
  */
-function view(searchTerms: string, lens: Lens): DocumentView {
+function view(searchTerms: string, lens: Lens, byOwner: Map<string, TaggedLens>): DocumentView {
   const doc: DocumentView = { length: 0, words: new Map(), stems: new Set(), parts: new Set(), prefixed: new Map() };
-  const countPrefixes = (term: string) => {
-    for (const prefix of lens.prefixes) {
-      if (term.length > prefix.length && term.startsWith(prefix)) doc.prefixed.set(prefix, (doc.prefixed.get(prefix) ?? 0) + 1);
+  // Every token of a row carries its owner's tag; the first one is a word's (or empty content's).
+  const owner = searchTerms.slice(0, OWNER_TAG_CHARS);
+  let tagged = byOwner.get(owner);
+  if (!tagged) byOwner.set(owner, (tagged = tagLens(lens, owner)));
+  const countPrefixes = (token: string, family: 0 | 1) => {
+    for (const prefix of tagged.prefixes) {
+      if (token.length > prefix[family].length && token.startsWith(prefix[family])) doc.prefixed.set(prefix[2], (doc.prefixed.get(prefix[2]) ?? 0) + 1);
     }
   };
   for (const token of searchTerms.split(' ')) {
-    const family = token[0];
-    if (family === 's') {
-      const stem = fold(token.slice(FAMILY_TAG_CHARS));
-      if (lens.stems.has(stem)) doc.stems.add(stem);
-    } else if (family === 'p') {
-      const part = fold(token.slice(FAMILY_TAG_CHARS));
-      if (lens.parts.has(part)) doc.parts.add(part);
-      if (lens.prefixes.length > 0) countPrefixes(part);
+    const family = token.charCodeAt(0);
+    if (family === S_CODE) {
+      const stem = lookUp(tagged.stems, token, FAMILY_TAG_CHARS);
+      if (stem !== undefined) doc.stems.add(stem);
+    } else if (family === P_CODE) {
+      const part = lookUp(tagged.parts, token, FAMILY_TAG_CHARS);
+      if (part !== undefined) doc.parts.add(part);
+      if (tagged.prefixes.length > 0) countPrefixes(token, 1);
     } else if (token.length > OWNER_TAG_CHARS) {
-      const word = fold(token.slice(OWNER_TAG_CHARS));
-      if (lens.words.has(word)) {
+      const word = lookUp(tagged.words, token, OWNER_TAG_CHARS);
+      if (word !== undefined) {
         const at = doc.words.get(word);
         if (at) at.push(doc.length);
         else doc.words.set(word, [doc.length]);
       }
-      if (lens.prefixes.length > 0) countPrefixes(word);
+      if (tagged.prefixes.length > 0) countPrefixes(token, 0);
       doc.length++;
     }
   }
@@ -162,8 +193,9 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
     parts: new Set(words.flatMap((w) => [w.folded, ...w.foldedParts])),
     prefixes: words.filter((w) => w.prefix).map((w) => w.folded),
   };
+  const byOwner = new Map<string, TaggedLens>();
   const scored = rows.map((row) => {
-    const doc = view(row.searchTerms, lens);
+    const doc = view(row.searchTerms, lens, byOwner);
     const saturate = (tf: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength)));
     let raw = 0;
     let exactWords = 0;
@@ -218,10 +250,12 @@ export function highlightsOf(content: string, words: readonly QueryWord[]): High
   const analysed = analyseMemory(content);
   const highlights: Highlight[] = [];
   const matched = words.map((w) => ({ folded: foldTerm(w.text), stems: new Set(w.stems.map(foldTerm)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix }));
+  const stemHeads = new Set(matched.flatMap((w) => [...w.stems].map((stem) => stem.slice(0, 2))));
   for (const word of analysed.words) {
     if (highlights.length >= MAX_HIGHLIGHTS) break;
     const folded = foldTerm(word.text);
-    const stem = stemOf(word.text, analysed.language);
+    // Snowball only cuts endings: a word whose first letters no matched stem shares need not be stemmed.
+    const stem = stemHeads.has(folded.slice(0, 2)) ? stemOf(word.text, analysed.language) : null;
     let kind: MatchKind | null = null;
     for (const w of matched) {
       if (folded === w.folded) kind = 'exact';
