@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { memorySearchTerms } from '../src/search/memory-terms';
 import { parseSearchQuery } from '../src/search/query';
-import { highlightsOf, rankCandidates, statsTermsOf } from '../src/search/rank';
+import { highlightsOf, rankCandidates } from '../src/search/rank';
 import type { OwnersStats } from '../src/search/stats';
 import { searchTag } from '../src/search/terms';
 
 const tag = searchTag('u', 'usr_rank');
 const memories = (texts: Record<string, string>) => Object.entries(texts).map(([id, content]) => ({ id, content, searchTerms: memorySearchTerms(tag, content).searchTerms }));
 /** Statistics of exactly these memories, as the stats table would hold them. */
-function statsOf(rows: { content: string }[], prefixes: string[] = []): OwnersStats {
+function statsOf(rows: { content: string }[]): OwnersStats {
   const termDocs = new Map<string, number>();
   let tokens = 0;
   for (const row of rows) {
@@ -16,13 +16,11 @@ function statsOf(rows: { content: string }[], prefixes: string[] = []): OwnersSt
     tokens += terms.length;
     for (const term of terms.counts.keys()) termDocs.set(term, (termDocs.get(term) ?? 0) + 1);
   }
-  // As readOwnersStats sums them: the word terms beginning with the prefix.
-  const prefixDocs = new Map(prefixes.map((prefix) => [prefix, [...termDocs].filter(([term]) => term.startsWith(prefix)).reduce((n, [, docs]) => n + docs, 0)]));
-  return { docs: rows.length, tokens, termDocs, prefixDocs };
+  return { docs: rows.length, tokens, termDocs };
 }
 const rank = (rows: ReturnType<typeof memories>, q: string) => {
   const query = parseSearchQuery(q);
-  return rankCandidates(rows, query, statsOf(rows, statsTermsOf(query).prefixes), 10);
+  return rankCandidates(rows, query, statsOf(rows), 10);
 };
 
 describe('rankCandidates', () => {

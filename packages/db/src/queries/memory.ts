@@ -272,7 +272,7 @@ export async function listMemories(
 }
 
 /** FULLTEXT candidates re-ranked per search: enough that the owner's best matches are among them. */
-export const SEARCH_CANDIDATES = 100;
+export const SEARCH_CANDIDATES = 64;
 /** Statement shapes for reading the ranked memories: ids are padded up to one of these counts. */
 const RANKED_BATCH_SIZES = [1, 4, 16, 64];
 
@@ -300,7 +300,7 @@ export async function searchMemories(
       .orderBy(desc(sql`score`), desc(memory.id))
       .limit(sql.placeholder('limit'));
   });
-  const { terms, prefixes } = statsTermsOf(parsed);
+
   const [candidates, stats] = await Promise.all([
     candidatesQuery.execute({
       against: booleanAgainst(
@@ -316,8 +316,7 @@ export async function searchMemories(
       ex,
       scope.orgId,
       owners.map((owner) => owner.id),
-      terms,
-      prefixes,
+      statsTermsOf(parsed),
     ),
   ]);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);

@@ -56,16 +56,14 @@ const FAMILY_TAG_CHARS = familyTag('s', searchTag('u', '')).length;
 const MAX_HIGHLIGHTS = 64;
 
 /** The statistics terms a query needs: its words, stems and parts in their families. */
-export function statsTermsOf(query: SearchQuery): { terms: string[]; prefixes: string[] } {
+export function statsTermsOf(query: SearchQuery): string[] {
   const terms = new Set<string>();
-  const prefixes = new Set<string>();
   for (const w of query.words) {
     terms.add(`w${w.text}`).add(`p${w.text}`);
     for (const stem of w.stems) terms.add(`s${stem}`);
     for (const part of w.parts) terms.add(`w${part}`).add(`p${part}`);
-    if (w.prefix) prefixes.add(`w${w.text}`);
   }
-  return { terms: [...terms], prefixes: [...prefixes] };
+  return [...terms];
 }
 
 /** What a query looks for in a memory's terms, folded. */
@@ -167,19 +165,27 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
   const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
   const idf = (df: number) => Math.log(1 + (docs - Math.min(df, docs) + 0.5) / (Math.min(df, docs) + 0.5));
   const termDf = (term: string) => stats.termDocs.get(term) ?? 0;
-  const words = query.words.map((w) => {
+  const base = query.words.map((w) => ({ ...w, folded: foldTerm(w.text), foldedStems: w.stems.map(foldTerm), foldedParts: w.parts.map(foldTerm) }));
+  const lens: Lens = {
+    words: new Set([...base.flatMap((w) => [w.folded, ...w.foldedParts]), ...query.phrases.flatMap((p) => p.words.map(foldTerm))]),
+    stems: new Set(base.flatMap((w) => w.foldedStems)),
+    parts: new Set(base.flatMap((w) => [w.folded, ...w.foldedParts])),
+    prefixes: base.filter((w) => w.prefix).map((w) => w.folded),
+  };
+  const byOwner = new Map<string, TaggedLens>();
+  const views = rows.map((row) => view(row.searchTerms, lens, byOwner));
+  const words = base.map((w) => {
     // One IDF per query word, from the broadest way it can match (its stem's documents
     // include its own): it says how much the word matters among the query's words, and
     // the kind weights alone say how well a memory matched it, so a memory with the word
     // itself always outranks one with only its stem, a part or a prefix, other things equal.
+    // A word not in the owner's vocabulary (typed halfway) counts the candidates it begins
+    // a word of: all the owner's such memories, unless more than SEARCH_CANDIDATES match.
     const df = Math.max(termDf(`w${w.text}`), termDf(`p${w.text}`), ...w.stems.map((stem) => termDf(`s${stem}`)));
-    const wordIdf = idf(df > 0 ? df : w.prefix ? (stats.prefixDocs.get(`w${w.text}`) ?? 0) : 0);
+    const prefixDf = df === 0 && w.prefix ? views.filter((doc) => doc.prefixed.has(w.folded)).length : 0;
     return {
       ...w,
-      folded: foldTerm(w.text),
-      foldedStems: w.stems.map(foldTerm),
-      foldedParts: w.parts.map(foldTerm),
-      wordIdf,
+      wordIdf: idf(df > 0 ? df : prefixDf),
       partsIdf: w.parts.map((part) => idf(Math.max(termDf(`w${part}`), termDf(`p${part}`)))),
     };
   });
@@ -187,15 +193,8 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
   const phraseBonus = query.phrases.map((p) => phraseIdf(p.words) * (p.quoted ? QUOTED_PHRASE_BONUS : WRITTEN_TOGETHER_BONUS));
   const ideal = words.reduce((sum, w) => sum + w.wordIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
 
-  const lens: Lens = {
-    words: new Set([...words.flatMap((w) => [w.folded, ...w.foldedParts]), ...query.phrases.flatMap((p) => p.words.map(foldTerm))]),
-    stems: new Set(words.flatMap((w) => w.foldedStems)),
-    parts: new Set(words.flatMap((w) => [w.folded, ...w.foldedParts])),
-    prefixes: words.filter((w) => w.prefix).map((w) => w.folded),
-  };
-  const byOwner = new Map<string, TaggedLens>();
-  const scored = rows.map((row) => {
-    const doc = view(row.searchTerms, lens, byOwner);
+  const scored = rows.map((row, index) => {
+    const doc = views[index]!;
     const saturate = (tf: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength)));
     let raw = 0;
     let exactWords = 0;

@@ -1,6 +1,7 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { memoryTermStats } from '../schema';
+import { padded, preparedOn } from '../prepared';
 import type { TermCounts } from './memory-terms';
 
 /**
@@ -31,6 +32,9 @@ export function statsDeltaOf(counts: TermCounts, length: number, sign: 1 | -1, i
   for (const [term, count] of counts) bump(term, sign, sign * count);
   return into;
 }
+
+/** Statement shapes for reading statistics: a query's terms are padded up to one of these counts. */
+const STATS_TERM_BATCH_SIZES = [8, 16, 32, 64, 128, 256];
 
 /** Rows per statement: a long memory has a few thousand distinct terms. */
 const STATS_ROWS_PER_STATEMENT = 2000;
@@ -66,42 +70,45 @@ export interface OwnersStats {
   tokens: number;
   /** Term → memories holding it. Terms as asked (the column's collation may merge accent variants). */
   termDocs: Map<string, number>;
-  /** Prefix term (`wkubern`) → memories holding a word with that prefix (an upper bound). */
-  prefixDocs: Map<string, number>;
 }
 
-/** Terms with a prefix summed at most this many: a short prefix of a large vocabulary stays cheap. */
-const PREFIX_TERMS_READ = 200;
-
-const likePrefix = (prefix: string) => `${prefix.replace(/[!%_]/g, (c) => `!${c}`)}%`;
-
-/** The statistics of some owners of one org, for a query's terms and prefixes, in one statement. */
-export async function readOwnersStats(
-  ex: Executor,
-  orgId: string,
-  ownerIds: readonly string[],
-  terms: readonly string[],
-  prefixes: readonly string[],
-): Promise<OwnersStats> {
-  const owners = sql.join(ownerIds.map((id) => sql`${id}`), sql`, `);
-  const wanted = sql.join([OWNER_TOTALS, ...terms].map((term) => sql`${term}`), sql`, `);
-  const parts: SQL[] = [
-    sql`SELECT term, CAST(SUM(docs) AS SIGNED) AS docs, CAST(SUM(tokens) AS SIGNED) AS tokens, 0 AS prefix FROM ${memoryTermStats}
-        WHERE org_id = ${orgId} AND owner_id IN (${owners}) AND term IN (${wanted}) GROUP BY term`,
-    ...prefixes.map(
-      (prefix) => sql`SELECT ${prefix}, CAST(COALESCE(SUM(docs), 0) AS SIGNED), 0, 1 FROM (SELECT docs FROM ${memoryTermStats}
-        WHERE org_id = ${orgId} AND owner_id IN (${owners}) AND term LIKE ${likePrefix(prefix)} ESCAPE '!' AND docs > 0 LIMIT ${PREFIX_TERMS_READ}) AS p`,
-    ),
-  ];
-  const [rows] = (await ex.execute(sql.join(parts, sql` UNION ALL `))) as unknown as [{ term: string; docs: number | string; tokens: number | string; prefix: number | string }[]];
-  const stats: OwnersStats = { docs: 0, tokens: 0, termDocs: new Map(), prefixDocs: new Map() };
+/**
+ * The statistics of some owners of one org for a query's terms: one statement of primary
+ * key lookups (no grouping, no temporary table), summed here.
+ */
+export async function readOwnersStats(ex: Executor, orgId: string, ownerIds: readonly string[], terms: readonly string[]): Promise<OwnersStats> {
+  // Padded (with the totals row's key) to a few sizes, so a handful of prepared statements serve every query.
+  const wanted = padded([OWNER_TOTALS, ...terms], STATS_TERM_BATCH_SIZES);
+  const query = preparedOn(ex, `ownersStats:${ownerIds.length}:${wanted.length}`, (on) =>
+    on
+      .select({ term: memoryTermStats.term, docs: memoryTermStats.docs, tokens: memoryTermStats.tokens })
+      .from(memoryTermStats)
+      .where(
+        and(
+          eq(memoryTermStats.orgId, sql.placeholder('orgId')),
+          inArray(
+            memoryTermStats.ownerId,
+            ownerIds.map((_, i) => sql.placeholder(`o${i}`)),
+          ),
+          inArray(
+            memoryTermStats.term,
+            wanted.map((_, i) => sql.placeholder(`t${i}`)),
+          ),
+        ),
+      ),
+  );
+  const rows = await query.execute({
+    orgId,
+    ...Object.fromEntries(ownerIds.map((id, i) => [`o${i}`, id])),
+    ...Object.fromEntries(wanted.map((term, i) => [`t${i}`, term])),
+  });
+  const stats: OwnersStats = { docs: 0, tokens: 0, termDocs: new Map() };
   const byFold = new Map<string, number>();
   for (const row of rows) {
     const docs = Math.max(0, Number(row.docs));
-    if (Number(row.prefix) === 1) stats.prefixDocs.set(row.term, docs);
-    else if (row.term === OWNER_TOTALS) {
-      stats.docs = docs;
-      stats.tokens = Math.max(0, Number(row.tokens));
+    if (row.term === OWNER_TOTALS) {
+      stats.docs += docs;
+      stats.tokens += Math.max(0, Number(row.tokens));
     } else byFold.set(foldTerm(row.term), (byFold.get(foldTerm(row.term)) ?? 0) + docs);
   }
   for (const term of terms) stats.termDocs.set(term, byFold.get(foldTerm(term)) ?? 0);
