@@ -15,7 +15,11 @@ import type { SearchTag } from './terms';
  * The per-owner statistics use the same families as one-letter prefixes: `w`, `s`, `p`.
  */
 
-/** The version of the format above; rows written before it are re-indexed (reindex.ts). */
+/**
+ * The version of the format above; rows written before it are re-indexed (reindex.ts).
+ * Any change to what this module produces (tokens, stems, language detection) must bump
+ * it: a memory's terms are subtracted from the statistics by computing them again.
+ */
 export const SEARCH_TERMS_VERSION = 1;
 
 export type TermFamily = 'w' | 's' | 'p';

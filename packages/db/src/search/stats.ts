@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { memoryTermStats } from '../schema';
-import { padded, preparedOn } from '../prepared';
+import { hasErrorCode } from '../errors';
+import { isDatabase, padded, preparedOn } from '../prepared';
 import type { TermCounts } from './memory-terms';
 
 /**
@@ -36,6 +37,9 @@ export function statsDeltaOf(counts: TermCounts, length: number, sign: 1 | -1, i
 /** Statement shapes for reading statistics: a query's terms are padded up to one of these counts. */
 const STATS_TERM_BATCH_SIZES = [8, 16, 32, 64, 128, 256];
 
+/** Attempts of a standalone statistics upsert chosen as a deadlock victim. */
+const DEADLOCK_RETRIES = 3;
+
 /** Rows per statement: a long memory has a few thousand distinct terms. */
 const STATS_ROWS_PER_STATEMENT = 2000;
 
@@ -53,8 +57,19 @@ export async function applyStatsDelta(ex: Executor, orgId: string, ownerId: stri
       return change.docs === 0 && change.tokens === 0 ? [] : [sql`(${orgId}, ${ownerId}, ${term}, ${change.docs}, ${change.tokens})`];
     });
     if (rows.length === 0) continue;
-    await ex.execute(sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(rows, sql`, `)}
-      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`);
+    const upsert = sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(rows, sql`, `)}
+      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`;
+    // Outside a transaction the statement stands alone and can be retried if InnoDB picks it
+    // as a deadlock victim (two first saves of one owner racing to create its rows); inside
+    // one, the whole transaction was rolled back and the caller's error is the right answer.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await ex.execute(upsert);
+        break;
+      } catch (error) {
+        if (!isDatabase(ex) || attempt >= DEADLOCK_RETRIES || !hasErrorCode(error, 'ER_LOCK_DEADLOCK')) throw error;
+      }
+    }
   }
 }
 
