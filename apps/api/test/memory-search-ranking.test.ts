@@ -130,6 +130,15 @@ describe("the owner's statistics", () => {
     expect(await stats(ownerId, '')).toEqual({ docs: 1, tokens: 2 });
   });
 
+  it('stay exact under concurrent saves of one owner (no deadlock, no lost update)', async () => {
+    const who = (await createTenant(server.services, server.url)).owner;
+    const ids = await Promise.all(Array.from({ length: 24 }, (_, i) => save(who, `Concurrent quince note ${i} about quince jam`)));
+    const [owned] = (await server.database.db.execute(sql`SELECT user_id FROM memory WHERE id = ${ids[0]}`)) as unknown as [{ user_id: string }[]];
+    const ownerId = owned[0]!.user_id;
+    expect(await stats(ownerId, '')).toEqual({ docs: 24, tokens: 24 * 7 });
+    expect(await stats(ownerId, 'wquince')).toEqual({ docs: 24, tokens: 48 });
+  });
+
   it("of org-shared memories belong to the org, and count for every member's search", async () => {
     const org = await createTenant(server.services, server.url);
     const member = await org.addMember('member');
