@@ -1,4 +1,5 @@
-import { insertMemoriesBulk, memory, newId } from '@memory-bank/db';
+import { memory, newId } from '@memory-bank/db';
+import { insertMemoriesBulk } from '@memory-bank/db/system';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORIES, QUERIES, type Category, type LabelledQuery } from './fixtures/relevance';
@@ -124,7 +125,7 @@ describe('relevance on the labelled set', () => {
   });
 
   it("gives the same results, scores included, when another tenant stores 2,000 memories", async () => {
-    const neighbour = await server.services.orgs.provision({ name: 'Neighbour', ownerEmail: 'neighbour@relevance.example' }, 'test');
+    const neighbour = await server.services.operator.provision({ name: 'Neighbour', ownerEmail: 'neighbour@relevance.example' }, 'test');
     // The neighbour writes about the same things, many times over: its words would shift
     // any table-wide statistics.
     const texts = Object.values(MEMORIES);

@@ -1,4 +1,5 @@
-import { indexTerms, memory, newId, reindexMemorySearch, searchTag, type ReindexProgress } from '@memory-bank/db';
+import { indexTerms, memory, newId, searchTag } from '@memory-bank/db';
+import { reindexMemorySearch, type ReindexProgress } from '@memory-bank/db/system';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';

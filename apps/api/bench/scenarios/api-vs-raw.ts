@@ -1,4 +1,5 @@
-import { SEARCH_TERMS_VERSION, applyStatsDelta, memory, memorySearchTerms, newId, searchTag, statsDeltaOf } from '@memory-bank/db';
+import { SEARCH_TERMS_VERSION, memory, memorySearchTerms, newId, searchTag } from '@memory-bank/db';
+import { applyStatsDelta, statsDeltaOf } from '@memory-bank/db/system';
 import { memoryText, seededRandom } from '../corpus';
 import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
 import { withPeakRss } from '../service';

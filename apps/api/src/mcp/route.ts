@@ -59,7 +59,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       bearerScheme: BEARER_SCHEME,
     }));
 
-  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([]), async (c) => {
+  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
     const { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, jsonSchemaValidator } =
       await loadSdk();
     const principal = c.var.principal;

@@ -75,12 +75,12 @@ type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
 type Owned = { scope: MemoryScope; orgId: string; userId: string };
 
 /** The search tag whose posting lists hold a memory's terms. */
-function ownerTagOf(row: Owned): SearchTag {
+export function ownerTagOf(row: Owned): SearchTag {
   return row.scope === 'org' ? searchTag('o', row.orgId) : searchTag('u', row.userId);
 }
 
 /** Whose search statistics a memory counts in: its user's, or its org's when shared. */
-function statsOwnerOf(row: Owned): string {
+export function statsOwnerOf(row: Owned): string {
   return row.scope === 'org' ? row.orgId : row.userId;
 }
 
@@ -352,12 +352,13 @@ export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: str
  */
 export async function writeMemoryChange(
   ex: Executor,
+  scope: OwnerScope,
   current: MemoryRecord,
   change: { content?: string; tags?: string[]; updatedAt: Date },
 ): Promise<MemoryRecord> {
   const content = change.content ?? current.content;
   const tags = change.tags ?? current.tags;
-  const where = and(eq(memory.id, current.id), eq(memory.orgId, current.orgId));
+  const where = and(eq(memory.id, current.id), visibleTo(scope));
   let reindexed: { columns: Record<string, unknown>; delta: OwnerStatsDelta } | undefined;
   if (change.content !== undefined) {
     // The row is locked (lockVisibleMemory): its version says whether its old terms were counted.
@@ -464,23 +465,4 @@ export async function countOrgMemoriesLocked(ex: Executor, org: OrgScope): Promi
   await ex.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, org.orgId)).for('update');
   const [row] = await ex.select({ n: count() }).from(memory).where(eq(memory.orgId, org.orgId));
   return row?.n ?? 0;
-}
-
-/** A memory for bulk import (no contexts, never updated), owned by `userId` of `orgId`. */
-export type ImportedMemory = Omit<MemoryRecord, 'updatedAt' | 'contexts'>;
-
-/** Inserts many memories in one statement (imports, benchmark seeding), and their owners' search statistics. */
-export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMemory[]): Promise<void> {
-  if (rows.length === 0) return;
-  const deltas = new Map<string, { orgId: string; ownerId: string; delta: OwnerStatsDelta }>();
-  const values = rows.map((row) => {
-    const terms = memorySearchTerms(ownerTagOf(row), row.content);
-    const ownerId = statsOwnerOf(row);
-    const owner = deltas.get(`${row.orgId}/${ownerId}`) ?? { orgId: row.orgId, ownerId, delta: new Map() };
-    statsDeltaOf(terms.counts, terms.length, 1, owner.delta);
-    deltas.set(`${row.orgId}/${ownerId}`, owner);
-    return { ...row, searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION, updatedAt: row.createdAt };
-  });
-  await ex.insert(memory).values(values);
-  for (const { orgId, ownerId, delta } of deltas.values()) await applyStatsDelta(ex, orgId, ownerId, delta);
 }
