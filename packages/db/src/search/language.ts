@@ -1,4 +1,6 @@
-import { createRequire } from 'node:module';
+/// <reference path="./snowball-stemmers.d.ts" />
+// A static import, so the service's bundle (apps/api/build.mjs) carries the stemmers.
+import snowball from 'snowball-stemmers';
 
 /**
  * Languages a memory or a query is written in, as far as its words make evident, and
@@ -10,10 +12,7 @@ import { createRequire } from 'node:module';
 export const STEM_LANGUAGES = ['english', 'french', 'german', 'spanish', 'italian', 'dutch', 'portuguese'] as const;
 export type StemLanguage = (typeof STEM_LANGUAGES)[number];
 
-interface SnowballStemmer {
-  stem(word: string): string;
-}
-const snowball = createRequire(import.meta.url)('snowball-stemmers') as { newStemmer(language: string): SnowballStemmer };
+type SnowballStemmer = ReturnType<typeof snowball.newStemmer>;
 
 // Function words that mark a language (frequent, short, rarely shared with English).
 const MARKERS: Record<StemLanguage, readonly string[]> = {
