@@ -1,6 +1,7 @@
-import { analyseMemory, familyTag, type TermFamily } from './memory-terms';
+import { analyseText } from './analyze';
+import { familyTag, type TermFamily } from './memory-terms';
 import { searchTag } from './terms';
-import { stemOf } from './language';
+import { evidentLanguages, stemOf, type StemLanguage } from './language';
 import type { QueryWord, SearchQuery } from './query';
 import { foldTerm, type OwnersStats } from './stats';
 
@@ -246,15 +247,18 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
 
 /** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
 export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
-  const analysed = analyseMemory(content);
+  const analysed = analyseText(content);
+  // The memory's language (as its stems were indexed) only once a word needs stemming.
+  let language: StemLanguage | undefined;
+  const stemmed = (word: string) => stemOf(word, (language ??= evidentLanguages(analysed.map((w) => w.text))[0]!));
   const highlights: Highlight[] = [];
   const matched = words.map((w) => ({ folded: foldTerm(w.text), stems: new Set(w.stems.map(foldTerm)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix }));
   const stemHeads = new Set(matched.flatMap((w) => [...w.stems].map((stem) => stem.slice(0, 2))));
-  for (const word of analysed.words) {
+  for (const word of analysed) {
     if (highlights.length >= MAX_HIGHLIGHTS) break;
     const folded = foldTerm(word.text);
     // Snowball only cuts endings: a word whose first letters no matched stem shares need not be stemmed.
-    const stem = stemHeads.has(folded.slice(0, 2)) ? stemOf(word.text, analysed.language) : null;
+    const stem = stemHeads.has(folded.slice(0, 2)) ? stemmed(word.text) : null;
     let kind: MatchKind | null = null;
     for (const w of matched) {
       if (folded === w.folded) kind = 'exact';
