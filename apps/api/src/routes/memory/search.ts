@@ -6,7 +6,7 @@ import { MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, TagFilter, bounded
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
-    description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Plain words; operators and quotes are treated as text.`,
+    description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank above scattered words; a word ending in * and the last word match as prefixes. Other operators are text.`,
   }),
   limit: limitParam(MEMORY_LIMITS.searchLimit, 'At most this many results'),
   tag: TagFilter,
@@ -20,7 +20,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Full-text search (MySQL FULLTEXT, natural-language mode) over your memories and your org\'s shared ones: best match first, newest first among equal scores. Short words such as "Go" or "Q3" are found too. No match is an empty list.',
+    'Full-text search over your memories and your org\'s shared ones (docs/architecture.md#search): FULLTEXT candidates re-ranked with BM25 over your own memories\' statistics, best match first; among equal scores the memory matching more words, then newest first. Short words such as "Go" or "Q3" are found too. Each result says which words matched and where. No match is an empty list.',
   request: { query: SearchQuery },
   responses: {
     200: {
