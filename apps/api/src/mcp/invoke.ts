@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { problemType, type FieldError, type Problem } from '../errors';
 import type { OperationTool } from './openapi-tools';
@@ -12,7 +12,7 @@ const validators = new WeakMap<OperationTool, ValidateFunction>();
 function validatorFor(tool: OperationTool): ValidateFunction {
   let validate = validators.get(tool);
   if (!validate) {
-    validate = ajv.compile(tool.definition.inputSchema);
+    validate = ajv.compile(tool.inputValidation);
     validators.set(tool, validate);
   }
   return validate;

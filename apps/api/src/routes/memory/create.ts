@@ -10,7 +10,7 @@ export const postMemoryRoute = authedRoute(['memory:write'], {
   tags: ['Memory'],
   summary: 'Save a memory',
   description:
-    'Saves a text memory, with optional tags and citation contexts, in one transaction. It is searchable as soon as this returns. `scope: "org"` (admins and owners) shares it with the org. 409 when the org is at its memory quota.',
+    'Saves one durable fact, decision or preference so later sessions can find it; searchable as soon as this returns. Use it when the user states something worth keeping or asks you to remember; to correct an existing memory use patchMemoryById instead. Add tags, and contexts (the snippet it came from) so it can be cited. `scope: "org"` (admins and owners) shares it with the whole team. 409 when the org is at its memory quota.',
   request: { body: { required: true, content: { 'application/json': { schema: CreateMemoryBody } } } },
   responses: {
     201: { description: 'The saved memory.', content: { 'application/json': { schema: MemorySchema } } },

@@ -9,7 +9,7 @@ export const deleteMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'deleteMemoryById',
   tags: ['Memory'],
   summary: 'Delete a memory',
-  description: "Deletes the memory and its contexts. It is gone from list, read and search as soon as this returns. Admins and owners may delete any memory of their org, members' private ones included (audited); members may not delete org-shared ones (403).",
+  description: "Permanently deletes one memory (by its mem_ id) and its contexts; it is gone from list, read and search at once. Use it only when the user asks or the memory is wrong; to fix a memory prefer patchMemoryById. Admins and owners may delete any memory of their org (audited); members may not delete org-shared ones (403).",
   request: { params: MemoryIdParams },
   responses: {
     204: { description: 'Deleted.' },

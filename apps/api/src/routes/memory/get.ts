@@ -9,7 +9,7 @@ export const getMemoryByIdRoute = authedRoute(['memory:read'], {
   operationId: 'getMemoryById',
   tags: ['Memory'],
   summary: 'Read a memory',
-  description: 'One memory with its contexts.',
+  description: 'Reads one memory in full by its mem_ id, with all its contexts (snippets and citations). Use it after getMemorySearch or getMemory to see a memory whole before citing or changing it; to find memories by topic use getMemorySearch.',
   request: { params: MemoryIdParams },
   responses: {
     200: { description: 'The memory.', content: { 'application/json': { schema: MemorySchema } } },

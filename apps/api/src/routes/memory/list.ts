@@ -17,7 +17,7 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
   operationId: 'getMemory',
   tags: ['Memory'],
   summary: 'List memories',
-  description: "Your memories and your org's shared ones, newest first, each with its contexts. Follow `next_cursor` until it is null.",
+  description: "Lists your memories and your org's shared ones, newest first, optionally by tag or scope; pages follow `next_cursor` until it is null. Use it to browse what was saved recently; to find memories about a topic use getMemorySearch instead.",
   request: { query: ListQuery },
   responses: {
     200: {

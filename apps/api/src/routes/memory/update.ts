@@ -9,7 +9,7 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'patchMemoryById',
   tags: ['Memory'],
   summary: 'Update a memory',
-  description: 'Replaces the content and/or the tags. Search sees the change as soon as this returns. Org-shared memories can be changed by admins and owners only (403).',
+  description: 'Corrects an existing memory by its mem_ id: replaces its content and/or its tags (contexts are kept); search sees the change at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories can be changed by admins and owners only (403).',
   request: {
     params: MemoryIdParams,
     body: { required: true, content: { 'application/json': { schema: UpdateMemoryBody } } },
