@@ -1,0 +1,60 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBearerProxy } from './support/bearer-proxy';
+import { ensureNode22Tools, type Node22Tools } from './support/node22-tools';
+import { startTestServer, type TestServer } from './support/server';
+import { createTenant } from './support/tenants';
+
+/**
+ * The official MCP conformance suite against the real server, for the 2025-11-25 revision
+ * (initialize handshake) and 2026-07-28 (stateless, `_meta` envelope). Every scenario of the
+ * suite runs (`--suite all`); the expected-failures file of each revision lists the checks
+ * that do not apply to a memory server, one per line with the reason, and the suite itself
+ * fails the run when a listed check starts passing.
+ */
+const REVISIONS = ['2025-11-25', '2026-07-28'] as const;
+const expectedFailures = (revision: string) => fileURLToPath(new URL(`./fixtures/mcp-conformance/${revision}.yaml`, import.meta.url));
+
+let tools: Node22Tools;
+let server: TestServer;
+let proxy: Awaited<ReturnType<typeof startBearerProxy>>;
+
+beforeAll(async () => {
+  tools = await ensureNode22Tools();
+  server = await startTestServer();
+  const tenant = await createTenant(server.services, server.url);
+  // The suite cannot send Authorization; the proxy adds the owner's key.
+  proxy = await startBearerProxy(server.url, tenant.owner.key);
+}, 240_000);
+afterAll(async () => {
+  await proxy?.close();
+  await server?.close();
+});
+
+function runSuite(revision: string): Promise<{ code: number | null; output: string }> {
+  const args = [tools.conformance, 'server', '--url', `${proxy.url}/mcp`, '--suite', 'all', '--spec-version', revision, '--expected-failures', expectedFailures(revision), '--timeout', '10000'];
+  return new Promise((resolve, reject) => {
+    // Asynchronous: the proxy lives in this process and must keep serving while the suite runs.
+    const child = spawn(tools.node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('MCP conformance suite', () => {
+  for (const revision of REVISIONS) {
+    it(`passes every applicable check at ${revision}`, async () => {
+      const { code, output } = await runSuite(revision);
+      const summary = output.slice(output.indexOf('=== SUMMARY ==='));
+      expect(code, summary).toBe(0);
+      // The scenarios this server is about did run, and passed.
+      for (const scenario of ['tools-list', 'dns-rebinding-protection', ...(revision === '2026-07-28' ? ['server-stateless', 'http-header-validation', 'caching'] : ['server-initialize', 'ping'])]) {
+        expect(summary, scenario).toMatch(new RegExp(`${scenario}: [1-9]\\d* passed`));
+      }
+    }, 90_000);
+  }
+});
