@@ -9,6 +9,9 @@ const ALLOW_HEADERS = [
   'Idempotency-Key',
   'X-Request-Id',
   'Mcp-Protocol-Version',
+  // MCP 2026-07-28 repeats the method and the tool/resource name in headers.
+  'Mcp-Method',
+  'Mcp-Name',
   'Mcp-Session-Id',
   'Last-Event-ID',
 ];
