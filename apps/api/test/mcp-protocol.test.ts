@@ -24,7 +24,7 @@ const META = (capabilities: Record<string, unknown> = {}) => ({
 
 /** A raw 2026-07-28 request: the `_meta` envelope in the body, the method (and name) in headers too. */
 function modern(method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}, id: number | string = 1) {
-  const name = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
+  const name: Record<string, string> = typeof params.name === 'string' ? { 'mcp-name': params.name } : {};
   return fetch(`${server.url}/mcp`, {
     method: 'POST',
     headers: {
