@@ -18,12 +18,14 @@ const expectedFailures = (revision: string) => fileURLToPath(new URL(`./fixtures
 
 let tools: Node22Tools;
 let server: TestServer;
+let ownerKey: string;
 let proxy: Awaited<ReturnType<typeof startBearerProxy>>;
 
 beforeAll(async () => {
   tools = await ensureNode22Tools();
   server = await startTestServer();
   const tenant = await createTenant(server.services, server.url);
+  ownerKey = tenant.owner.key;
   // The suite cannot send Authorization; the proxy adds the owner's key.
   proxy = await startBearerProxy(server.url, tenant.owner.key);
 }, 240_000);
@@ -32,17 +34,21 @@ afterAll(async () => {
   await server?.close();
 });
 
-function runSuite(revision: string): Promise<{ code: number | null; output: string }> {
-  const args = [tools.conformance, 'server', '--url', `${proxy.url}/mcp`, '--suite', 'all', '--spec-version', revision, '--expected-failures', expectedFailures(revision), '--timeout', '10000'];
+/** Runs a Node 22 tool; asynchronously, since the proxy lives in this process and must keep serving meanwhile. */
+function runNode22(args: string[]): Promise<{ code: number | null; output: string; stdout: string }> {
   return new Promise((resolve, reject) => {
-    // Asynchronous: the proxy lives in this process and must keep serving while the suite runs.
     const child = spawn(tools.node, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
+    let stdout = '';
+    child.stdout.on('data', (chunk) => ((output += chunk), (stdout += chunk)));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => resolve({ code, output, stdout }));
   });
+}
+
+function runSuite(revision: string) {
+  return runNode22([tools.conformance, 'server', '--url', `${proxy.url}/mcp`, '--suite', 'all', '--spec-version', revision, '--expected-failures', expectedFailures(revision), '--timeout', '10000']);
 }
 
 describe('MCP conformance suite', () => {
@@ -57,4 +63,15 @@ describe('MCP conformance suite', () => {
       }
     }, 90_000);
   }
+});
+
+describe('MCP Inspector CLI', () => {
+  it('lists the tools with 0 schema portability warnings', async () => {
+    const { code, output, stdout } = await runNode22([
+      tools.inspector, '--cli', `${server.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${ownerKey}`, '--method', 'tools/list', '--strict',
+    ]);
+    expect(code, output).toBe(0);
+    expect((JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toContain('getMemorySearch');
+    expect(output).not.toMatch(/warning|error/i);
+  }, 60_000);
 });

