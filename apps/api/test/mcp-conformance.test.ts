@@ -26,6 +26,8 @@ beforeAll(async () => {
   server = await startTestServer();
   const tenant = await createTenant(server.services, server.url);
   ownerKey = tenant.owner.key;
+  // One memory, so resources/list has an entry and resources/read is exercised too.
+  await tenant.owner.api.post('/v1/memory', { body: { content: 'The conformance suite runs against this memory server.' } });
   // The suite cannot send Authorization; the proxy adds the owner's key.
   proxy = await startBearerProxy(server.url, tenant.owner.key);
 }, 240_000);
@@ -58,7 +60,9 @@ describe('MCP conformance suite', () => {
       const summary = output.slice(output.indexOf('=== SUMMARY ==='));
       expect(code, summary).toBe(0);
       // The scenarios this server is about did run, and passed.
-      for (const scenario of ['tools-list', 'dns-rebinding-protection', ...(revision === '2026-07-28' ? ['server-stateless', 'http-header-validation', 'caching'] : ['server-initialize', 'ping'])]) {
+      const always = ['tools-list', 'resources-list', 'prompts-list', 'dns-rebinding-protection'];
+      const perRevision = revision === '2026-07-28' ? ['server-stateless', 'http-header-validation', 'caching', 'sep-2164-resource-not-found'] : ['server-initialize', 'ping'];
+      for (const scenario of [...always, ...perRevision]) {
         expect(summary, scenario).toMatch(new RegExp(`${scenario}: [1-9]\\d* passed`));
       }
     }, 90_000);

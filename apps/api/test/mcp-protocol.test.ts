@@ -185,3 +185,55 @@ describe('the tool surface a model reads', () => {
     await client.close();
   });
 });
+
+describe('memories as resources, and the recall prompt', () => {
+  const connectAs = async (key: string) => {
+    const client = new ClientV1({ name: 'resources', version: '1' });
+    await client.connect(new TransportV1(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    return client;
+  };
+
+  it('lists and reads the caller’s memories, and never another tenant’s', async () => {
+    const saved = (await tenant.owner.api.post('/v1/memory', { body: { content: 'Resources reveal the resourceful raccoon', tags: ['fauna'], contexts: [{ snippet: 'zoo notes' }] } })).body;
+    const stranger = (await createTenant(server.services, server.url)).owner;
+    const theirs = (await stranger.api.post('/v1/memory', { body: { content: 'stranger raccoon secret' } })).body.id as string;
+    const client = await connectAs(tenant.owner.key);
+
+    const { resources } = await client.listResources();
+    expect(resources).toContainEqual(expect.objectContaining({ uri: `memory-bank://memories/${saved.id}`, name: saved.id, title: 'Resources reveal the resourceful raccoon' }));
+    expect(JSON.stringify(resources)).not.toContain(theirs);
+    expect((await client.listResourceTemplates()).resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'memory-bank://memories/{id}' })]);
+
+    const read = await client.readResource({ uri: `memory-bank://memories/${saved.id}` });
+    const text = (read.contents[0] as { text: string }).text;
+    expect(text).toContain('Resources reveal the resourceful raccoon');
+    expect(text).toContain(saved.id);
+    expect(text).toContain('zoo notes');
+
+    for (const uri of [`memory-bank://memories/${theirs}`, 'memory-bank://memories/mem_missing', 'file:///etc/passwd']) {
+      await expect(client.readResource({ uri }), uri).rejects.toThrow(/-32602|not found/i);
+    }
+    await client.close();
+  });
+
+  it('the recall prompt brings the memories about a topic, cited by id', async () => {
+    const saved = (await tenant.owner.api.post('/v1/memory', { body: { content: 'Deploys to production happen on Tuesdays via the pangolin pipeline' } })).body;
+    const client = await connectAs(tenant.owner.key);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['recall']);
+    const prompt = await client.getPrompt({ name: 'recall', arguments: { topic: 'pangolin' } });
+    const text = (prompt.messages[0]!.content as { text: string }).text;
+    expect(text).toContain(saved.id);
+    expect(text).toContain('Tuesdays');
+    const none = await client.getPrompt({ name: 'recall', arguments: { topic: 'zzyzx' } });
+    expect((none.messages[0]!.content as { text: string }).text).toContain('no memories');
+    await client.close();
+  });
+
+  it('a key that cannot read memories is offered neither', async () => {
+    const writer = await tenant.keyWithScopes(tenant.owner, ['memory:write']);
+    const client = await connectAs(writer.key);
+    expect(client.getServerCapabilities()).not.toHaveProperty('resources');
+    expect(client.getServerCapabilities()).not.toHaveProperty('prompts');
+    await client.close();
+  });
+});

@@ -6,6 +6,9 @@ import type { OperationTool } from './openapi-tools';
 /** Sends a request to the app in-process and returns its response. */
 export type Dispatch = (request: Request) => Promise<Response>;
 
+/** The origin of requests the bridge sends to the app in-process (never on the network). */
+export const IN_PROCESS_ORIGIN = 'http://memory-bank.internal';
+
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 const validators = new WeakMap<OperationTool, ValidateFunction>();
 
@@ -51,7 +54,7 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
   }
   const search = query.size > 0 ? `?${query}` : '';
   if (tool.hasBody) headers.set('content-type', 'application/json');
-  return new Request(`http://memory-bank.internal${path}${search}`, {
+  return new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, {
     method: tool.method,
     headers,
     ...(tool.hasBody ? { body: JSON.stringify(body) } : {}),

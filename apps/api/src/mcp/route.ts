@@ -6,7 +6,8 @@ import type { ApiApp } from '../http/env';
 import { problemResponse } from '../http/errors';
 import { BEARER_SCHEME } from '../http/route';
 import { SERVER_INSTRUCTIONS } from './instructions';
-import { invokeTool } from './invoke';
+import { invokeTool, type Dispatch } from './invoke';
+import { serveMemoryResources } from './memory-resources';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
 import { MCP_PATH } from './path';
@@ -16,11 +17,14 @@ export { MCP_PATH };
 const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
 
 /**
- * How long a 2026-07-28 client may reuse a tools/list answer. The list changes only with a
- * deploy (new routes) and differs between keys only by scopes, which a key cannot change:
- * `private`, because it depends on who asks.
+ * How long a 2026-07-28 client may reuse a tools, prompts or resource-templates list. They
+ * change only with a deploy and differ between keys only by scopes, which a key cannot
+ * change: `private`, because they depend on who asks. Resource lists and reads (memories,
+ * which change any time) keep the SDK's default, `ttlMs: 0`.
  */
-const TOOL_LIST_CACHE = { ttlMs: 300_000, cacheScope: 'private' } as const;
+const LIST_CACHE = { ttlMs: 300_000, cacheScope: 'private' } as const;
+/** Memories as resources and the recall prompt read memories: only for keys that may. */
+const MEMORY_READ_SCOPE = 'memory:read';
 
 export interface McpOptions {
   toolTags: readonly string[];
@@ -98,32 +102,31 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
 
   let handler: Promise<McpEndpoint> | undefined;
   const createHandler = async (): Promise<McpEndpoint> => {
-    const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } =
-      await loadSdk();
+    const sdk = await loadSdk();
+    const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } = sdk;
     // One factory for both eras: a fresh low-level Server per request (the SDK's stateless
     // model), holding nothing but the caller and the precomputed tool surface.
     const factory = ({ authInfo }: McpRequestContext) => {
       const caller = authInfo?.extra?.caller as Caller | undefined;
       if (!caller) throw new Error('MCP request without a caller (the bearer check must run first)');
       const surface = surfaceFor(caller.principal.scopes);
+      const readsMemories = caller.principal.scopes.includes(MEMORY_READ_SCOPE);
       const server = new Server(options.serverInfo, {
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, ...(readsMemories ? { resources: {}, prompts: {} } : {}) },
         instructions: SERVER_INSTRUCTIONS,
         jsonSchemaValidator,
-        cacheHints: { 'tools/list': TOOL_LIST_CACHE },
+        cacheHints: { 'tools/list': LIST_CACHE, 'prompts/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE },
       });
+      const headers = new Headers({ 'x-request-id': caller.requestId });
+      if (caller.authorization) headers.set('authorization', caller.authorization);
+      const dispatch: Dispatch = (inner) => Promise.resolve(app.fetch(inner, { channel: 'mcp', principal: caller.principal }));
       server.setRequestHandler('tools/list', () => surface.list);
       server.setRequestHandler('tools/call', (request) => {
         const tool = surface.byName.get(request.params.name);
         if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-        const headers = new Headers({ 'x-request-id': caller.requestId });
-        if (caller.authorization) headers.set('authorization', caller.authorization);
-        return invokeTool(tool, request.params.arguments ?? {}, {
-          headers,
-          requestId: caller.requestId,
-          dispatch: (inner) => Promise.resolve(app.fetch(inner, { channel: 'mcp', principal: caller.principal })),
-        });
+        return invokeTool(tool, request.params.arguments ?? {}, { headers: new Headers(headers), requestId: caller.requestId, dispatch });
       });
+      if (readsMemories) serveMemoryResources(server, sdk, dispatch, headers);
       return server;
     };
     const modern = createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' });
