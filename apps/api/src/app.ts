@@ -13,7 +13,8 @@ import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { registerWellKnownRoutes } from './routes/system/well-known';
 import type { ApiApp, AppEnv } from './http/env';
-import { onError, problemResponse, requestDeadline } from './http/errors';
+import { requestDeadlines } from './http/deadlines';
+import { onError, problemResponse } from './http/errors';
 import { createRequestLimiter } from './http/rate-limit';
 import { BEARER_SCHEME } from './http/route';
 import { MCP_PATH, registerMcpRoute, type McpBridge } from './mcp/route';
@@ -95,9 +96,14 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   });
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
-  app.use('/v1/*', requestDeadline(config.REQUEST_TIMEOUT_MS));
   const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? MAX_BATCH_BYTES : MAX_BODY_BYTES);
-  const bodies = [bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor), limitBodies(maxBodyFor)];
+  // The size limit before the budget: a body over its route's limit is a 413 whatever
+  // else is in flight, never a retryable 503.
+  const bodies = [
+    requestDeadlines({ requestMs: config.REQUEST_TIMEOUT_MS, bodyReadMs: config.BODY_READ_TIMEOUT_MS }),
+    limitBodies(maxBodyFor),
+    bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor),
+  ];
   app.use('/v1/*', ...bodies);
   app.use(MCP_PATH, ...bodies);
 
@@ -138,6 +144,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       title: 'Memory Bank API',
       version: SERVICE_INFO.version,
       description: 'Durable, owner-scoped memory for AI agents and web apps. Errors are RFC 9457 problem+json.',
+      // The repository grants no license (it has no LICENSE file): all rights reserved.
+      // Name the real license here (an SPDX identifier) when it has one.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: config.PUBLIC_URL ?? new URL(c.req.url).origin }],
   }));

@@ -1,7 +1,7 @@
-import { serve } from '@hono/node-server';
 import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
+import { serveApp } from './http/serve';
 import { createLogger } from './logger';
 
 const DATABASE_WAIT_MS = 60_000;
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   // with the same name) stops start-up instead of the first agent's request.
   mcp.tools();
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
+  const server = serveApp(app, { port: config.PORT, logger, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
     const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
     console.log(`Memory Bank is listening on ${base}`);
     console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
         .then(() => database.close())
         .finally(() => process.exit(0));
     });
-    if ('closeIdleConnections' in server) server.closeIdleConnections();
+    server.closeIdleConnections();
     setTimeout(() => process.exit(0), 20_000).unref();
   };
   process.once('SIGINT', () => shutdown('SIGINT'));

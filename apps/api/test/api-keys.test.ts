@@ -1,7 +1,13 @@
-import { API_KEY_SCOPES } from '@memory-bank/db';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_KEY_SCOPES, MIGRATIONS_FOLDER, dropDatabase, ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
+import { drizzle } from 'drizzle-orm/mysql2';
+import { migrate } from 'drizzle-orm/mysql2/migrator';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashApiKey } from '../src/auth/api-key-secret';
 import { client } from './support/http';
+import { freshDatabaseUrl } from './support/database';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
@@ -45,12 +51,12 @@ describe('API keys', () => {
     const defaulted = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'all' } });
     expect(defaulted.body.scopes.sort()).toEqual([...API_KEY_SCOPES].sort());
 
-    const reader = await tenant.keyWithScopes(tenant.owner, ['memory:read']);
+    const reader = await tenant.keyWithScopes(tenant.owner, ['memory:read', 'keys:manage']);
     const escalate = await reader.api.post('/v1/api-keys', { body: { name: 'more', scopes: ['memory:read', 'memory:write'] } });
     expect(escalate.status).toBe(403);
     expect(escalate.body.detail).toContain('memory:write');
     const same = await reader.api.post('/v1/api-keys', { body: { name: 'same' } });
-    expect(same.body.scopes).toEqual(['memory:read']);
+    expect(same.body.scopes.sort()).toEqual(['keys:manage', 'memory:read']);
 
     const member = await tenant.addMember('member');
     const memberAdmin = await member.api.post('/v1/api-keys', { body: { name: 'x', scopes: ['admin'] } });
@@ -86,11 +92,88 @@ describe('API keys', () => {
     expect((await api.get('/v1/api-keys')).status).toBe(401);
   });
 
+  it('a narrow key cannot manage its user\'s other keys, but can revoke itself', async () => {
+    const hooksOnly = await tenant.keyWithScopes(tenant.owner, ['hooks:write']);
+    const revokeMain = await hooksOnly.api.delete(`/v1/api-keys/${tenant.owner.keyId}`);
+    expect(revokeMain.status).toBe(403);
+    expect(revokeMain.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="keys:manage"/);
+    // The owner's main key still works.
+    expect((await tenant.owner.api.get('/v1/api-keys')).status).toBe(200);
+    // Neither an unknown id nor a malformed one tells a narrow key anything more.
+    expect((await hooksOnly.api.delete('/v1/api-keys/key_01ARZ3NDEKTSV4RRFFQ69G5FAV')).status).toBe(403);
+    expect((await hooksOnly.api.get('/v1/api-keys')).status).toBe(403);
+    expect((await hooksOnly.api.post('/v1/api-keys', { body: { name: 'x', scopes: ['hooks:write'] } })).status).toBe(403);
+
+    expect((await hooksOnly.api.delete(`/v1/api-keys/${hooksOnly.keyId}`)).status).toBe(204);
+    expect((await hooksOnly.api.post('/v1/hooks/claude-code', { body: { session_id: 's', hook_event_name: 'Stop' } })).status).toBe(401);
+  });
+
+  it('keys:manage comes with the keys of every role and the key printed by org creation', async () => {
+    const fresh = await createTenant(server.services, server.url);
+    const scopesOf = async (user: { api: typeof fresh.owner.api; keyId: string }) =>
+      (await user.api.get('/v1/api-keys')).body.api_keys.find((k: { id: string }) => k.id === user.keyId).scopes;
+    expect(await scopesOf(fresh.owner)).toContain('keys:manage');
+    expect(await scopesOf(await fresh.addMember('admin'))).toContain('keys:manage');
+    expect(await scopesOf(await fresh.addMember('member'))).toContain('keys:manage');
+  });
+
   it('records last use', async () => {
     const created = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'used' } });
     await client(server.url, created.body.key).get('/v1/memory');
     await expect
       .poll(async () => (await tenant.owner.api.get('/v1/api-keys')).body.api_keys.find((k: { id: string }) => k.id === created.body.id).last_used_at)
       .toEqual(expect.any(String));
+  });
+});
+
+describe('keys made before keys:manage existed', () => {
+  it('the migration grants it to keys with the full scopes of that time, not to narrower ones', async () => {
+    // The migrations up to the one adding keys:manage, from a copy of the folder with a shorter journal.
+    const before = mkdtempSync(join(tmpdir(), 'mb-migrations-'));
+    cpSync(MIGRATIONS_FOLDER, before, { recursive: true });
+    const journalPath = join(before, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
+    journal.entries = journal.entries.filter((entry) => entry.tag < '0010');
+    writeFileSync(journalPath, JSON.stringify(journal));
+
+    const url = freshDatabaseUrl(inject('databaseServerUrl'), 'keys');
+    await ensureDatabase(url);
+    const handle = openDatabase(url, { poolSize: 2 });
+    try {
+      await migrate(drizzle(handle.pool), { migrationsFolder: before, migrationsTable: '__drizzle_migrations' });
+      const pool = handle.pool;
+      await pool.query("INSERT INTO orgs (id, name, created_at) VALUES ('org_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'old', NOW(3))");
+      await pool.query(
+        "INSERT INTO users (id, org_id, email, role, created_at) VALUES ('usr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'o@example.test', 'owner', NOW(3))",
+      );
+      const oldKeys: Record<string, string[]> = {
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA1: ['memory:read', 'memory:write', 'hooks:write', 'workstreams:read', 'workstreams:write', 'admin'],
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA2: ['memory:read', 'memory:write', 'hooks:write', 'workstreams:read', 'workstreams:write'],
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA3: ['hooks:write'],
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA4: ['memory:read', 'memory:write', 'admin'],
+      };
+      for (const [id, scopes] of Object.entries(oldKeys)) {
+        await pool.query(
+          "INSERT INTO api_keys (id, org_id, user_id, name, key_hash, display_prefix, scopes, created_at) VALUES (?, 'org_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'usr_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'old', ?, 'mbk_x', ?, NOW(3))",
+          [id, id.padEnd(64, '0').slice(0, 64), JSON.stringify(scopes)],
+        );
+      }
+
+      await migrateDatabase(pool);
+      const [rows] = await pool.query('SELECT id, scopes FROM api_keys ORDER BY id');
+      const after = Object.fromEntries(
+        (rows as { id: string; scopes: string | string[] }[]).map((row) => [row.id, typeof row.scopes === 'string' ? JSON.parse(row.scopes) : row.scopes]),
+      );
+      expect(after).toEqual({
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA1: [...oldKeys.key_01ARZ3NDEKTSV4RRFFQ69G5FA1!, 'keys:manage'],
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA2: [...oldKeys.key_01ARZ3NDEKTSV4RRFFQ69G5FA2!, 'keys:manage'],
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA3: ['hooks:write'],
+        key_01ARZ3NDEKTSV4RRFFQ69G5FA4: ['memory:read', 'memory:write', 'admin'],
+      });
+    } finally {
+      await handle.close();
+      await dropDatabase(url);
+      rmSync(before, { recursive: true, force: true });
+    }
   });
 });

@@ -41,10 +41,12 @@ const memoryBody = (bytes: number) => JSON.stringify({ content: 'x'.repeat(bytes
 describe('bodies in flight', () => {
   it('answers 503 with Retry-After, unread, when held bodies would pass the budget; serves again once they are done', async () => {
     const first = slowPost('/v1/memory', memoryBody(700_000));
-    // The first request holds its 700 kB while its body trickles in.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const second = await user.api.post('/v1/memory', { body: { content: 'y'.repeat(400_000) } });
-    expect(second.status).toBe(503);
+    // The first request holds its 700 kB while its body trickles in: once it has arrived,
+    // a second large body is refused (before that, it is let in and fails validation, 400).
+    let second!: Awaited<ReturnType<typeof user.api.post>>;
+    await expect
+      .poll(async () => (second = await user.api.post('/v1/memory', { body: { content: 'y'.repeat(400_000) } })).status, { timeout: 5000, interval: 20 })
+      .toBe(503);
     expect(second.headers.get('retry-after')).toBe('1');
     expect(second.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(second.body).toMatchObject({ status: 503, type: 'urn:memory-bank:problem:unavailable' });

@@ -35,13 +35,13 @@ describe('CORS for the web apps in CORS_ORIGINS', () => {
       ['/mcp', 'POST', APP],
     ];
     for (const [path, method, origin] of cases) {
-      const res = await preflight(server, path, origin, method, 'authorization,content-type,idempotency-key,mcp-protocol-version,mcp-method,mcp-name');
+      const res = await preflight(server, path, origin, method, 'authorization,content-type,idempotency-key,if-match,mcp-protocol-version,mcp-method,mcp-name');
       expect(res.status, `${method} ${path}`).toBe(204);
       expect(res.text).toBe('');
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
       expect(listed(res.headers.get('access-control-allow-methods'))).toContain(method.toLowerCase());
       expect(listed(res.headers.get('access-control-allow-headers'))).toEqual(
-        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'x-request-id']),
+        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'x-request-id']),
       );
       expect(res.headers.get('access-control-max-age')).toBe('600');
       expect(listed(res.headers.get('vary'))).toContain('origin');
@@ -67,7 +67,7 @@ describe('CORS for the web apps in CORS_ORIGINS', () => {
     expect(ok.headers.get('access-control-allow-credentials')).toBeNull();
     expect(ok.headers.get('x-request-id')).toBeTruthy();
     const exposed = listed(ok.headers.get('access-control-expose-headers'));
-    expect(exposed).toEqual(expect.arrayContaining(['x-request-id', 'www-authenticate', 'retry-after', 'ratelimit', 'ratelimit-policy', 'mcp-session-id']));
+    expect(exposed).toEqual(expect.arrayContaining(['x-request-id', 'www-authenticate', 'retry-after', 'ratelimit', 'ratelimit-policy', 'mcp-session-id', 'etag', 'idempotent-replayed']));
     expect(listed(ok.headers.get('vary'))).toContain('origin');
 
     // A 401 must be readable too, or the web app cannot tell "sign in again" from a network error.

@@ -59,6 +59,40 @@ describe('database outage', () => {
     expect(list.body.memories.map((m: { content: string }) => m.content)).toEqual(['before the outage']);
   });
 
+  it('answers /readyz within a second when the database stops answering', async () => {
+    proxy.setMode('blackhole');
+    for (let probe = 0; probe < 2; probe++) {
+      const started = performance.now();
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(performance.now() - started).toBeLessThan(1000);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await ready.json()).toMatchObject({ status: 503, type: 'urn:memory-bank:problem:unavailable', request_id: expect.any(String) });
+    }
+    proxy.setMode('refuse');
+    proxy.setMode('forward');
+    await recovers();
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  });
+
+  it('answers /mcp with 503 instead of hanging when the database stops answering', async () => {
+    proxy.setMode('blackhole');
+    const started = performance.now();
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(performance.now() - started).toBeLessThan(5000);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    proxy.setMode('refuse');
+    proxy.setMode('forward');
+    await recovers();
+  });
+
   it('answers 503 instead of hanging when the database stops answering', async () => {
     proxy.setMode('blackhole');
     expect(await expect503('/v1/memory')).toBeLessThan(5000);

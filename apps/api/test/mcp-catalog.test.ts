@@ -125,6 +125,16 @@ describe('buildToolCatalog', () => {
     expect(tool!.requiredScopes).toEqual(['s']);
   });
 
+  it('makes header parameters arguments named as identifiers, sent back as their header', () => {
+    const document: OpenApiDocument = {
+      paths: { '/x': { post: op({ parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'retry key', schema: { type: 'string' } }] }) } },
+    };
+    const [tool] = buildToolCatalog(document, options);
+    expect(tool!.definition.inputSchema).toEqual({ type: 'object', properties: { idempotency_key: { type: 'string', description: 'retry key' } } });
+    expect(tool!.places).toEqual({ idempotency_key: 'header' });
+    expect(tool!.headerNames).toEqual({ idempotency_key: 'idempotency-key' });
+  });
+
   it('skips operations without bearer security or an allowed tag', () => {
     const document: OpenApiDocument = {
       paths: { '/a': { get: op({ security: [{ other: [] }] }) }, '/b': { get: op({ tags: ['U'], operationId: 'b' }) } },

@@ -44,7 +44,10 @@ describe('MCP tools/list', () => {
       properties: { q: { type: 'string', description: expect.any(String) }, limit: { type: 'integer', maximum: 50 }, tag: { type: 'string' } },
     });
     expect(byName.patchMemoryById!.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(byName.patchMemoryById!.inputSchema.properties!).sort()).toEqual(['content', 'id', 'tags']);
+    expect(Object.keys(byName.patchMemoryById!.inputSchema.properties!).sort()).toEqual(['content', 'id', 'if_match', 'tags']);
+    // Header parameters of the operation are arguments too, named as identifiers.
+    expect(byName.postMemory!.inputSchema.properties).toMatchObject({ idempotency_key: { type: 'string', description: expect.stringContaining('retry') } });
+    expect(byName.postMemory!.inputSchema.required).toEqual(['content']);
     expect(byName.getMemorySearch!.outputSchema).toMatchObject({ type: 'object', properties: { results: { type: 'array' } } });
     expect(byName.deleteMemoryById!.outputSchema).toBeUndefined();
     expect(byName.getMemorySearch!.description).toContain('Finds memories about a topic');
@@ -176,6 +179,22 @@ describe('MCP tools/call', () => {
     const patch = await client.callTool({ name: 'patchMemoryById', arguments: { id: theirs, content: 'pwned' } });
     expect(patch.structuredContent).toMatchObject({ status: 404 });
     expect((await stranger.api.get(`/v1/memory/${theirs}`)).body.content).toBe('stranger secret');
+  });
+
+  it('postMemory passes idempotency_key through as the Idempotency-Key header: a retried save saves once', async () => {
+    const args = { content: 'MCP retried the wombat fact', idempotency_key: `mcp-${Date.now()}` };
+    const first = await client.callTool({ name: 'postMemory', arguments: args });
+    const again = await client.callTool({ name: 'postMemory', arguments: args });
+    expect(first.isError).toBeFalsy();
+    expect((again.structuredContent as { id: string }).id).toBe((first.structuredContent as { id: string }).id);
+    const other = await client.callTool({ name: 'postMemory', arguments: { ...args, content: 'another fact' } });
+    expect(other).toMatchObject({ isError: true, structuredContent: { status: 422 } });
+    const found = await user.api.get('/v1/memory/search?q=wombat');
+    expect(found.body.results).toHaveLength(1);
+    // And a REST retry with the same key and body replays the same memory.
+    const rest = await user.api.post('/v1/memory', { body: { content: args.content }, headers: { 'idempotency-key': args.idempotency_key } });
+    expect(rest.headers.get('idempotent-replayed')).toBe('true');
+    expect(rest.body.id).toBe((first.structuredContent as { id: string }).id);
   });
 
   it('rejects an unknown tool', async () => {

@@ -23,9 +23,9 @@ const ROUTES: ProtectedRoute[] = [
     resource: 'memoryId',
   },
   { method: 'DELETE', template: '/v1/memory/{id}', path: (r) => `/v1/memory/${r.memoryId}`, scopes: ['memory:write'], resource: 'memoryId' },
-  { method: 'POST', template: '/v1/api-keys', path: () => '/v1/api-keys', body: { name: 'k' }, scopes: [] },
-  { method: 'GET', template: '/v1/api-keys', path: () => '/v1/api-keys', scopes: [] },
-  { method: 'DELETE', template: '/v1/api-keys/{id}', path: (r) => `/v1/api-keys/${r.apiKeyId}`, scopes: [], resource: 'apiKeyId' },
+  { method: 'POST', template: '/v1/api-keys', path: () => '/v1/api-keys', body: { name: 'k' }, scopes: ['keys:manage'] },
+  { method: 'GET', template: '/v1/api-keys', path: () => '/v1/api-keys', scopes: ['keys:manage'] },
+  { method: 'DELETE', template: '/v1/api-keys/{id}', path: (r) => `/v1/api-keys/${r.apiKeyId}`, scopes: ['keys:manage'], resource: 'apiKeyId' },
   {
     method: 'POST',
     template: '/v1/org/members',

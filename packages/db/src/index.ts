@@ -15,3 +15,4 @@ export * from './queries/doctor';
 export * from './queries/audit';
 export * from './queries/oidc';
 export * from './prepared';
+export * from './queries/idempotency';

@@ -36,6 +36,13 @@ async function authenticate(c: Context<AppEnv>): Promise<Principal> {
   return principal;
 }
 
+/** The 403 of a credential that lacks one of `scopes` (RFC 6750 insufficient_scope). */
+export function insufficientScope(scopes: readonly ApiKeyScope[], missing: readonly ApiKeyScope[] = scopes): AppError {
+  return new AppError('forbidden', `This API key lacks the scope ${missing.join(', ')}`, {
+    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scopes.join(' ')}"` },
+  });
+}
+
 /**
  * Authenticates the bearer API key and checks that it carries every scope in
  * `scopes`; sets `principal`. 401 for missing/unknown/revoked keys, 403 for scopes.
@@ -44,11 +51,7 @@ export function requireScopes(scopes: readonly ApiKeyScope[]): MiddlewareHandler
   return async (c, next) => {
     const principal = c.env?.principal ?? (await authenticate(c));
     const missing = scopes.filter((scope) => !principal.scopes.includes(scope));
-    if (missing.length > 0) {
-      throw new AppError('forbidden', `This API key lacks the scope ${missing.join(', ')}`, {
-        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scopes.join(' ')}"` },
-      });
-    }
+    if (missing.length > 0) throw insufficientScope(scopes, missing);
     c.set('principal', principal);
     await next();
   };

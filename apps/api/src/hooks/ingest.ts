@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import type { Clock } from '../services/deps';
+import { IDEMPOTENCY_KEY_PATTERN } from '../services/idempotency';
 import { HARNESS_ADAPTERS } from './adapters';
 import { canonicalJson, sha256Hex } from './canonical';
 import { createGroupCommit } from './group-commit';
@@ -14,7 +15,6 @@ export const MAX_PAYLOAD_BYTES = 1024 * 1024;
 /** Bounds of one transaction of merged single posts (as a batch's). */
 const MAX_GROUP_EVENTS = 256;
 const MAX_GROUP_BYTES = 8 * 1024 * 1024;
-const MAX_IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,128}$/;
 
 export interface HookDelivery {
   harness: Harness;
@@ -71,7 +71,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       throw new AppError('validation_failed', 'A hook payload must be a JSON object', { errors: [{ path, message: 'Expected a JSON object' }] });
     }
-    if (delivery.idempotencyKey !== undefined && !MAX_IDEMPOTENCY_KEY.test(delivery.idempotencyKey)) {
+    if (delivery.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(delivery.idempotencyKey)) {
       // A single post's key is its header; a batch item's sits beside its payload.
       const keyPath = path === '(body)' ? 'idempotency-key' : path.replace(/payload$/, 'idempotency_key');
       throw new AppError('validation_failed', 'Idempotency-Key must be 1–128 visible ASCII characters', {

@@ -42,10 +42,11 @@ export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
  * Bounds the request bodies the process works on at once. Each body is bounded by its
  * route's limit, but nothing else stops a few hundred concurrent 8 MiB batches from
  * exhausting the heap. A request is counted from before its body is read until its
- * answer, by its declared Content-Length (a chunked body by its route's limit). One that
- * would take the total over `maxBytes` gets 503 with Retry-After without its body being
- * read; a single request is always let in, whatever its size. Requests the MCP bridge
- * makes in-process are counted once, as the /mcp request that carries them.
+ * answer or the end of its connection, by its declared Content-Length (a chunked body by
+ * its route's limit). One that would take the total over `maxBytes` gets 503 with
+ * Retry-After without its body being read; a single request is always let in, whatever
+ * its size. Requests the MCP bridge makes in-process are counted once, as the /mcp
+ * request that carries them.
  */
 export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
   let held = 0;
@@ -60,10 +61,21 @@ export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor): Middleware
       });
     }
     held += size;
+    let returned = false;
+    const giveBack = () => {
+      if (returned) return;
+      returned = true;
+      held -= size;
+    };
+    // The request is over for this budget at whichever comes first: its answer is sent or
+    // its connection is gone ('close' covers both), or the handler is done. A deadline
+    // answers while the handler may still be waiting on a body that never comes.
+    c.env?.outgoing?.once('close', giveBack);
     try {
       await next();
     } finally {
-      held -= size;
+      giveBack();
+      c.env?.outgoing?.off('close', giveBack);
     }
   };
 }

@@ -7,6 +7,7 @@ const ALLOW_HEADERS = [
   'Authorization',
   'Content-Type',
   'Idempotency-Key',
+  'If-Match',
   'X-Request-Id',
   'Mcp-Protocol-Version',
   // MCP 2026-07-28 repeats the method and the tool/resource name in headers.
@@ -16,7 +17,16 @@ const ALLOW_HEADERS = [
   'Last-Event-ID',
 ];
 /** What a web app may read beyond the CORS-safelisted response headers. */
-const EXPOSE_HEADERS = ['X-Request-Id', 'WWW-Authenticate', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Mcp-Session-Id'];
+const EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'WWW-Authenticate',
+  'Retry-After',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Mcp-Session-Id',
+  'ETag',
+  'Idempotent-Replayed',
+];
 const MAX_AGE_SECONDS = 600;
 
 /**

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
@@ -15,6 +16,9 @@ export interface AppBindings {
   channel?: RequestChannel;
   /** The caller the MCP bridge already authenticated (its scopes are still checked). */
   principal?: Principal;
+  /** The Node request and response @hono/node-server serves (absent in-process). */
+  incoming?: IncomingMessage;
+  outgoing?: ServerResponse;
 }
 
 export interface AppVariables {

@@ -1,5 +1,5 @@
 import { isDatabaseUnavailable } from '@memory-bank/db';
-import type { Context, ErrorHandler, MiddlewareHandler } from 'hono';
+import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { AppError, toProblem, type ErrorCode } from '../errors';
 import { errorForLog } from '../logger';
@@ -31,26 +31,9 @@ function fromHttpException(error: HTTPException): AppError {
   return new AppError(code, detail);
 }
 
-function unavailable(detail: string, cause?: unknown): AppError {
+/** 503 with Retry-After: a dependency (the database) is away for now. */
+export function unavailable(detail: string, cause?: unknown): AppError {
   return new AppError('unavailable', detail, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
-}
-
-/**
- * A request that has not finished in `ms` (a database that accepts connections but no
- * longer answers) gets a 503 instead of hanging the client.
- */
-export function requestDeadline(ms: number): MiddlewareHandler<AppEnv> {
-  return async (_c, next) => {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(unavailable(`The request did not complete within ${ms} ms; retry shortly`)), ms);
-    });
-    try {
-      await Promise.race([next(), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 }
 
 /** Whatever was thrown, as the AppError the client will see. */

@@ -21,26 +21,52 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'The credentials are valid but lack the scope or role this operation needs.',
   404: 'No such resource for this caller (missing, malformed and foreign ids look the same).',
   405: 'Method not allowed.',
+  408: 'The request body did not arrive within BODY_READ_TIMEOUT_MS; the connection is closed. Nothing was done: the request may be sent again.',
   409: 'The request conflicts with what exists.',
+  412: 'If-Match names a version of the resource that is not the current one (re-read it: ETag).',
   413: 'The request body is larger than the limit.',
   415: 'The request body is not JSON.',
-  429: 'Rate limited; see `Retry-After`.',
+  422: 'This Idempotency-Key was used by this caller, within 24 hours, for a different request.',
+  429: 'Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused.',
+  431: 'The request line and headers are larger than the server accepts (16 KiB); the connection is closed.',
   500: 'An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it.',
-  503: 'The database cannot be reached right now; retry after `Retry-After` seconds.',
+  503: 'The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds.',
+};
+
+const retryAfter = {
+  description: 'Seconds to wait before retrying.',
+  schema: { type: 'integer', minimum: 1 },
+} as const;
+
+/** Headers sent with a problem, by status. RateLimit is the IETF draft's structured field (see http/rate-limit.ts). */
+const HEADERS: Partial<Record<number, Record<string, { description: string; schema: { type: 'integer' | 'string'; minimum?: number } }>>> = {
+  429: {
+    'Retry-After': retryAfter,
+    RateLimit: { description: 'The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`).', schema: { type: 'string' } },
+    'RateLimit-Policy': { description: 'Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`.', schema: { type: 'string' } },
+  },
+  503: { 'Retry-After': retryAfter },
 };
 
 type Status = (typeof ERROR_CODES)[ErrorCode]['status'];
 
-/** OpenAPI `responses` entries for the problems an operation can return. */
+/** What any request can get: a request head too large for the server (see http/serve.ts), a bug, an unavailable database. */
+const ALWAYS: Status[] = [431, 500, 503];
+
+/** A status's problem response: description, headers, problem+json body. */
+export function documentedProblem(status: Status) {
+  return {
+    description: DESCRIPTIONS[status] ?? 'Error',
+    ...(HEADERS[status] ? { headers: HEADERS[status] } : {}),
+    content: { 'application/problem+json': { schema: ProblemSchema } },
+  };
+}
+
+/**
+ * OpenAPI `responses` entries for the problems an operation can return, besides those every
+ * operation can. A route that takes a body (413) also has a body-read deadline (408).
+ */
 export function problemResponses(...statuses: Status[]) {
-  const always: Status[] = [500, 503];
-  return Object.fromEntries(
-    [...new Set([...statuses, ...always])].map((status) => [
-      status,
-      {
-        description: DESCRIPTIONS[status] ?? 'Error',
-        content: { 'application/problem+json': { schema: ProblemSchema } },
-      },
-    ]),
-  );
+  const withBody: Status[] = statuses.includes(413) ? [408] : [];
+  return Object.fromEntries([...new Set([...statuses, ...withBody, ...ALWAYS])].sort((a, b) => a - b).map((status) => [status, documentedProblem(status)]));
 }

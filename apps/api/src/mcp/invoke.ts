@@ -39,7 +39,7 @@ function errorResult(problem: Problem): CallToolResult {
   };
 }
 
-/** Builds the HTTP request a tool call stands for: path, query and JSON body from one flat argument object. */
+/** Builds the HTTP request a tool call stands for: path, query, headers and JSON body from one flat argument object. */
 function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): Request {
   let path = tool.pathTemplate;
   const query = new URLSearchParams();
@@ -50,6 +50,10 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
     if (place === 'path') path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
     else if (place === 'query') {
       for (const item of Array.isArray(value) ? value : [value]) query.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    } else if (place === 'header') {
+      // Never over what the bridge itself sends (credentials, request id).
+      const header = tool.headerNames[name];
+      if (header && !headers.has(header)) headers.set(header, String(value));
     } else body[name] = value;
   }
   const search = query.size > 0 ? `?${query}` : '';

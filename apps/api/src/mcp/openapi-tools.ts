@@ -8,7 +8,7 @@ import { portableSchema } from './portable-schema';
  * new tool, `x-mcp: false` hides one.
  */
 
-export type ArgumentPlace = 'path' | 'query' | 'body';
+export type ArgumentPlace = 'path' | 'query' | 'header' | 'body';
 
 /** The tool's hints; its title is the tool's own `title` (not repeated here: tools/list is context the model pays for). */
 export interface ToolAnnotations {
@@ -36,6 +36,8 @@ export interface OperationTool {
   pathTemplate: string;
   /** Where each argument goes in the HTTP request. */
   places: Record<string, ArgumentPlace>;
+  /** The HTTP header each `header` argument is sent as (`idempotency_key` → `idempotency-key`). */
+  headerNames: Record<string, string>;
   /** The operation takes a JSON body (sent even when no body argument was given). */
   hasBody: boolean;
 }
@@ -143,6 +145,7 @@ export function buildToolCatalog(document: OpenApiDocument, options: CatalogOpti
       const properties: Record<string, JsonSchema> = {};
       const required: string[] = [];
       const places: Record<string, ArgumentPlace> = {};
+      const headerNames: Record<string, string> = {};
       const add = (argument: string, place: ArgumentPlace, schema: JsonSchema, isRequired: boolean) => {
         if (places[argument]) {
           throw new Error(
@@ -155,10 +158,13 @@ export function buildToolCatalog(document: OpenApiDocument, options: CatalogOpti
       };
 
       for (const parameter of operation.parameters ?? []) {
-        if (parameter.in !== 'path' && parameter.in !== 'query') continue;
+        if (parameter.in !== 'path' && parameter.in !== 'query' && parameter.in !== 'header') continue;
         const schema = resolve(parameter.schema ?? {});
         if (parameter.description && !schema.description) schema.description = parameter.description;
-        add(parameter.name, parameter.in, schema, parameter.in === 'path' || parameter.required === true);
+        // Header names are not identifiers: `Idempotency-Key` becomes the argument `idempotency_key`.
+        const argument = parameter.in === 'header' ? parameter.name.toLowerCase().replaceAll('-', '_') : parameter.name;
+        if (parameter.in === 'header') headerNames[argument] = parameter.name.toLowerCase();
+        add(argument, parameter.in, schema, parameter.in === 'path' || parameter.required === true);
       }
       const bodySchema = operation.requestBody?.content?.['application/json']?.schema;
       if (bodySchema) {
@@ -171,14 +177,14 @@ export function buildToolCatalog(document: OpenApiDocument, options: CatalogOpti
 
       const title = operation.summary ?? name;
       const success = successSchema(operation);
-      const outputSchema = outputSchemaOf(name, success && portableSchema(resolve(success), { nullable: 'anyOf', documentation: false }));
+      const outputSchema = outputSchemaOf(name, success && portableSchema(resolve(success), { nullable: 'anyOf', documentation: false, nestedRequired: false }));
       const inputSchema: JsonSchema & { type: 'object' } = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
       tools.push({
         definition: {
           name,
           title,
           description: describeOperation(operation),
-          inputSchema: portableSchema(inputSchema, { nullable: 'omit', documentation: true }) as typeof inputSchema,
+          inputSchema: portableSchema(inputSchema, { nullable: 'omit', documentation: true, nestedRequired: true }) as typeof inputSchema,
           ...(outputSchema ? { outputSchema } : {}),
           annotations: annotationsFor(method),
         },
@@ -187,6 +193,7 @@ export function buildToolCatalog(document: OpenApiDocument, options: CatalogOpti
         method: method.toUpperCase(),
         pathTemplate,
         places,
+        headerNames,
         hasBody: bodySchema !== undefined,
       });
     }

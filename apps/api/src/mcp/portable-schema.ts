@@ -14,10 +14,13 @@ import type { JsonSchema } from './json-schema';
  *   document (`description`, `format`, `default`) when `documentation` is false: output
  *   schemas, where the model reads the result rather than its schema, and every byte of
  *   tools/list is context the model pays for.
+ * - `required` below the top level is dropped when `nestedRequired` is false (output
+ *   schemas: the top-level members are still required, and the rest only repeats the shape).
  */
 export interface PortableOptions {
   nullable: 'omit' | 'anyOf';
   documentation: boolean;
+  nestedRequired: boolean;
 }
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas'] as const;
@@ -29,17 +32,19 @@ const DOCUMENTATION = ['description', 'format', 'default'];
 const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 const acceptsAnything = (value: unknown) => value === true || (isSchema(value) && Object.keys(value).length === 0);
 
-export function portableSchema(schema: JsonSchema, options: PortableOptions): JsonSchema {
+export function portableSchema(schema: JsonSchema, options: PortableOptions, depth = 0): JsonSchema {
   const out: JsonSchema = {};
+  const below = (sub: JsonSchema) => portableSchema(sub, options, depth + 1);
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === 'example' || (!options.documentation && DOCUMENTATION.includes(keyword))) continue;
+    if (keyword === 'required' && depth > 0 && !options.nestedRequired) continue;
     if ((SCHEMA_MAPS as readonly string[]).includes(keyword) && isSchema(value)) {
-      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isSchema(sub) ? portableSchema(sub, options) : sub]));
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isSchema(sub) ? below(sub) : sub]));
     } else if ((SCHEMA_LISTS as readonly string[]).includes(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((sub) => (isSchema(sub) ? portableSchema(sub, options) : sub));
+      out[keyword] = value.map((sub) => (isSchema(sub) ? below(sub) : sub));
     } else if ((SCHEMA_VALUES as readonly string[]).includes(keyword)) {
       if ((keyword === 'additionalProperties' || keyword === 'items') && acceptsAnything(value)) continue;
-      out[keyword] = isSchema(value) ? portableSchema(value, options) : value;
+      out[keyword] = isSchema(value) ? below(value) : value;
     } else {
       out[keyword] = value;
     }

@@ -16,6 +16,7 @@ import {
   type Role,
 } from '@memory-bank/db';
 import { generateApiKey, hashApiKey, looksLikeApiKey } from '../auth/api-key-secret';
+import { insufficientScope } from '../auth/bearer';
 import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { errorForLog } from '../logger';
@@ -136,8 +137,13 @@ export function createApiKeyService({ db, clock, logger }: ServiceDeps) {
       });
     },
 
-    /** Revokes one of the caller's keys: it stops working with the next request. */
+    /**
+     * Revokes one of the caller's keys: it stops working with the next request. Any key
+     * may revoke itself (whoever holds a leaked key can always kill it); revoking another
+     * key needs `keys:manage`, checked before the id so a narrow key learns nothing.
+     */
     async revoke(principal: Principal, keyId: string): Promise<void> {
+      if (keyId !== principal.keyId && !principal.scopes.includes('keys:manage')) throw insufficientScope(['keys:manage']);
       if (!isId('apiKey', keyId)) throw notFound('API key');
       await db.transaction(async (tx) => {
         if (!(await revokeApiKey(tx, ownerScope(principal), keyId, clock.now()))) throw notFound('API key');

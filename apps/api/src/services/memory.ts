@@ -25,6 +25,8 @@ import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
 import type { ServiceDeps } from './deps';
+import { createIdempotencyService, type IdempotentOutcome } from './idempotency';
+import { memoryEtag, requireIfMatch } from './preconditions';
 
 export interface NewContextInput {
   snippet: string;
@@ -52,6 +54,11 @@ export interface MemoryListPage {
   nextCursor: string | null;
 }
 
+/** Conditions a client puts on a change (If-Match). */
+export interface WritePreconditions {
+  ifMatch?: string;
+}
+
 export type MemoryService = ReturnType<typeof createMemoryService>;
 
 /** Tags are trimmed and de-duplicated, first occurrence first. */
@@ -59,7 +66,10 @@ function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
 }
 
-export function createMemoryService({ db, clock, config }: ServiceDeps) {
+export function createMemoryService(deps: ServiceDeps) {
+  const { db, clock, config } = deps;
+  const idempotency = createIdempotencyService(deps);
+
   /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
   async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
     const quota = config.MEMORY_QUOTA_PER_ORG;
@@ -68,12 +78,13 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
     }
   }
 
-  return {
+  const memoryService = {
     /**
-     * Saves a memory and its contexts in one transaction. The server decides the source;
-     * the scope is the caller's `user` unless an admin or owner asks for `org`.
+     * Saves a memory and its contexts in one transaction (`transaction`, when given).
+     * The server decides the source; the scope is the caller's `user` unless an admin or
+     * owner asks for `org`.
      */
-    create(principal: Principal, input: NewMemoryInput, source: MemorySource): Promise<MemoryRecord> {
+    create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<MemoryRecord> {
       const scope = input.scope ?? 'user';
       if (scope === 'org' && !hasAdminPowers(principal)) {
         throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can save org-shared memories');
@@ -96,12 +107,14 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
           createdAt: now,
         })),
       };
-      // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
-      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, ownerScope(principal), memory);
-      return inTransaction(db, async (tx) => {
+      const write = async (tx: Executor) => {
         await checkQuota(tx, principal);
         return insertMemory(tx, ownerScope(principal), memory);
-      });
+      };
+      if (transaction) return write(transaction);
+      // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
+      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, ownerScope(principal), memory);
+      return inTransaction(db, write);
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {
@@ -131,7 +144,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
     },
 
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
-    async update(principal: Principal, id: string, change: MemoryChange): Promise<MemoryRecord> {
+    async update(principal: Principal, id: string, change: MemoryChange, preconditions: WritePreconditions = {}): Promise<MemoryRecord> {
       if (!isId('memory', id)) throw notFound('Memory');
       return db.transaction(async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
@@ -139,6 +152,7 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         if (current.scope === 'org' && !hasAdminPowers(principal)) {
           throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can change org-shared memories');
         }
+        requireIfMatch(preconditions.ifMatch, memoryEtag(current));
         return writeMemoryChange(tx, current, {
           content: change.content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
@@ -151,12 +165,17 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
      * Members delete their own memories; admins and owners delete any memory of their org,
      * a member's private ones included (without seeing them), and that is audited.
      */
-    async remove(principal: Principal, id: string): Promise<void> {
+    async remove(principal: Principal, id: string, preconditions: WritePreconditions = {}): Promise<void> {
       if (!isId('memory', id)) throw notFound('Memory');
       await db.transaction(async (tx) => {
         if (hasAdminPowers(principal)) {
           const target = await lockOrgMemory(tx, principal, id);
           if (!target) throw notFound('Memory');
+          if (preconditions.ifMatch !== undefined) {
+            // A member's private memory is deleted unseen: only `*` matches it.
+            const visible = await lockVisibleMemory(tx, ownerScope(principal), id);
+            requireIfMatch(preconditions.ifMatch, visible && memoryEtag(visible));
+          }
           await deleteOrgMemory(tx, principal, id);
           if (target.scope === 'org' || target.userId !== principal.userId) {
             await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
@@ -171,7 +190,26 @@ export function createMemoryService({ db, clock, config }: ServiceDeps) {
         const target = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!target) throw notFound('Memory');
         if (target.scope === 'org') throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can delete org-shared memories');
+        requireIfMatch(preconditions.ifMatch, memoryEtag(target));
         await deleteOrgMemory(tx, principal, id);
+      });
+    },
+  };
+
+  return {
+    ...memoryService,
+
+    /**
+     * `create` behind an Idempotency-Key: the first request with the key saves; a retry with
+     * the same body answers the memory it saved (replayed); another body is a 422.
+     */
+    createOnce(principal: Principal, input: NewMemoryInput, source: MemorySource, key: string): Promise<IdempotentOutcome<MemoryRecord>> {
+      return idempotency.once(principal, { key, operation: 'postMemory', request: input }, {
+        perform: async (tx) => {
+          const memory = await memoryService.create(principal, input, source, tx);
+          return { status: 201, resultId: memory.id, result: memory };
+        },
+        replay: (id) => memoryService.get(principal, id),
       });
     },
   };

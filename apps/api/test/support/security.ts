@@ -110,6 +110,7 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
               const res = await call(limited.key);
               expect(res.status, `without ${needed}`).toBe(403);
               expect(res.body).toMatchObject({ status: 403 });
+              expect(res.headers.get('www-authenticate'), `without ${needed}`).toMatch(/error="insufficient_scope"/);
             }
           });
         }

@@ -2,12 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { openDatabase, type DatabaseHandle } from '@memory-bank/db';
 import { inject } from 'vitest';
 import { createApp, type AppDeps, type MemoryBankApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';
 import { createMigratedDatabase } from './database';
+import { serveApp } from '../../src/http/serve';
 import { createLogger } from '../../src/logger';
 
 export interface TestServer extends MemoryBankApp {
@@ -52,7 +52,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   if (options.startArchiver) built.archiver.start();
   options.extend?.(built.app);
-  const server = serve({ fetch: built.app.fetch, port: 0, hostname: '127.0.0.1' });
+  const server = serveApp(built.app, { port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -61,7 +61,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     database,
     config,
     async close() {
-      if ('closeAllConnections' in server) server.closeAllConnections();
+      server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await built.close({ flush: false });
       await database.close();

@@ -9,6 +9,8 @@ export const API_KEY_SCOPES = [
   'hooks:write',
   'workstreams:read',
   'workstreams:write',
+  /** Create, list and revoke the holder's other keys (any key may revoke itself). */
+  'keys:manage',
   'admin',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

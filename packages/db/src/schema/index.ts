@@ -3,3 +3,4 @@ export * from './api-keys';
 export * from './memory';
 export * from './workstreams';
 export * from './audit';
+export * from './idempotency';

@@ -12,7 +12,7 @@ export const CreateApiKeyBody = z
   })
   .openapi('CreateApiKey');
 
-export const postApiKeyRoute = authedRoute([], {
+export const postApiKeyRoute = authedRoute(['keys:manage'], {
   method: 'post',
   path: '/v1/api-keys',
   operationId: 'postApiKey',

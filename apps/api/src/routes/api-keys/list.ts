@@ -4,7 +4,7 @@ import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { ApiKeySchema, toApiKeyResponse } from './schemas';
 
-export const getApiKeysRoute = authedRoute([], {
+export const getApiKeysRoute = authedRoute(['keys:manage'], {
   method: 'get',
   path: '/v1/api-keys',
   operationId: 'getApiKeys',

@@ -1,6 +1,9 @@
 import type { ApiApp } from '../../http/env';
+import { IdempotencyKeyHeaders, REPLAYED_HEADER, replayedResponseHeader } from '../../http/idempotency';
+import { etagResponseHeader } from '../../http/preconditions';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
+import { memoryEtag } from '../../services/preconditions';
 import { CreateMemoryBody, MemorySchema, toMemoryResponse } from './schemas';
 
 export const postMemoryRoute = authedRoute(['memory:write'], {
@@ -10,18 +13,32 @@ export const postMemoryRoute = authedRoute(['memory:write'], {
   tags: ['Memory'],
   summary: 'Save a memory',
   description:
-    'Saves one durable fact, decision or preference so later sessions can find it; searchable as soon as this returns. Use it when the user states something worth keeping or asks you to remember; to correct an existing memory use patchMemoryById instead. Add tags, and contexts (the snippet it came from) so it can be cited. `scope: "org"` (admins and owners) shares it with the whole team. 409 when the org is at its memory quota.',
-  request: { body: { required: true, content: { 'application/json': { schema: CreateMemoryBody } } } },
+    'Saves one durable fact, decision or preference for later sessions; searchable at once. Use it when the user states something worth keeping or asks you to remember; to change an existing memory use patchMemoryById. Add tags, and contexts (the source snippet) for citing. `scope: "org"` (admins and owners) shares it with the whole team. 409 when the org is at its quota. Send an `Idempotency-Key` to make a retry safe.',
+  request: {
+    headers: IdempotencyKeyHeaders,
+    body: { required: true, content: { 'application/json': { schema: CreateMemoryBody } } },
+  },
   responses: {
-    201: { description: 'The saved memory.', content: { 'application/json': { schema: MemorySchema } } },
-    ...problemResponses(400, 401, 403, 409, 413, 415),
+    201: {
+      description: 'The saved memory (or, replayed, the memory the first request with this Idempotency-Key saved).',
+      headers: { ...etagResponseHeader, ...replayedResponseHeader },
+      content: { 'application/json': { schema: MemorySchema } },
+    },
+    ...problemResponses(400, 401, 403, 409, 413, 415, 422),
   },
 });
 
 export function registerPostMemory(app: ApiApp) {
   app.openapi(postMemoryRoute, async (c) => {
     const source = c.env?.channel === 'mcp' ? 'mcp' : 'api';
-    const memory = await c.var.services.memory.create(c.var.principal, c.req.valid('json'), source);
+    const key = c.req.valid('header')['idempotency-key'];
+    const input = c.req.valid('json');
+    const { result: memory, replayed } =
+      key === undefined
+        ? { result: await c.var.services.memory.create(c.var.principal, input, source), replayed: false }
+        : await c.var.services.memory.createOnce(c.var.principal, input, source, key);
+    if (replayed) c.header(REPLAYED_HEADER, 'true');
+    c.header('ETag', memoryEtag(memory));
     return c.json(toMemoryResponse(memory), 201);
   });
 }

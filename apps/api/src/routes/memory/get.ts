@@ -1,6 +1,8 @@
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
+import { etagResponseHeader } from '../../http/preconditions';
 import { authedRoute } from '../../http/route';
+import { memoryEtag } from '../../services/preconditions';
 import { MemoryIdParams, MemorySchema, toMemoryResponse } from './schemas';
 
 export const getMemoryByIdRoute = authedRoute(['memory:read'], {
@@ -9,10 +11,10 @@ export const getMemoryByIdRoute = authedRoute(['memory:read'], {
   operationId: 'getMemoryById',
   tags: ['Memory'],
   summary: 'Read a memory',
-  description: 'Reads one memory in full by its mem_ id, with all its contexts (snippets and citations). Use it after getMemorySearch or getMemory to see a memory whole before citing or changing it; to find memories by topic use getMemorySearch.',
+  description: 'Reads one memory whole by its mem_ id, with all its contexts. Use it after getMemorySearch or getMemory, before citing or changing a memory; to find memories by topic use getMemorySearch.',
   request: { params: MemoryIdParams },
   responses: {
-    200: { description: 'The memory.', content: { 'application/json': { schema: MemorySchema } } },
+    200: { description: 'The memory.', headers: etagResponseHeader, content: { 'application/json': { schema: MemorySchema } } },
     ...problemResponses(401, 403, 404),
   },
 });
@@ -20,6 +22,7 @@ export const getMemoryByIdRoute = authedRoute(['memory:read'], {
 export function registerGetMemoryById(app: ApiApp) {
   app.openapi(getMemoryByIdRoute, async (c) => {
     const memory = await c.var.services.memory.get(c.var.principal, c.req.valid('param').id);
+    c.header('ETag', memoryEtag(memory));
     return c.json(toMemoryResponse(memory), 200);
   });
 }

@@ -17,7 +17,7 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
   operationId: 'getMemory',
   tags: ['Memory'],
   summary: 'List memories',
-  description: "Lists your memories and your org's shared ones, newest first, optionally by tag or scope; pages follow `next_cursor` until it is null. Use it to browse what was saved recently; to find memories about a topic use getMemorySearch instead.",
+  description: "Lists your memories and your org's shared ones, newest first, optionally by tag or scope; follow `next_cursor` until null. Use it to browse recent memories; to find memories about a topic use getMemorySearch.",
   request: { query: ListQuery },
   responses: {
     200: {

@@ -20,7 +20,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Finds memories about a topic: full-text search over your memories and your org\'s shared ones, best match first (newest first among equal scores). Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" are found too. No match is an empty list. To browse without a query use getMemory.',
+    'Finds memories about a topic: full-text search over your memories and your org\'s shared ones, best match first. Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
   request: { query: SearchQuery },
   responses: {
     200: {

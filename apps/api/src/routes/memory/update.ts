@@ -1,6 +1,8 @@
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
+import { IfMatchHeaders, etagResponseHeader } from '../../http/preconditions';
 import { authedRoute } from '../../http/route';
+import { memoryEtag } from '../../services/preconditions';
 import { MemoryIdParams, MemorySchema, UpdateMemoryBody, toMemoryResponse } from './schemas';
 
 export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
@@ -9,20 +11,24 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'patchMemoryById',
   tags: ['Memory'],
   summary: 'Update a memory',
-  description: 'Corrects an existing memory by its mem_ id: replaces its content and/or its tags (contexts are kept); search sees the change at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories can be changed by admins and owners only (403).',
+  description: 'Corrects a memory: replaces its content and/or tags (contexts are kept); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).',
   request: {
     params: MemoryIdParams,
+    headers: IfMatchHeaders,
     body: { required: true, content: { 'application/json': { schema: UpdateMemoryBody } } },
   },
   responses: {
-    200: { description: 'The updated memory.', content: { 'application/json': { schema: MemorySchema } } },
-    ...problemResponses(400, 401, 403, 404, 413, 415),
+    200: { description: 'The updated memory.', headers: etagResponseHeader, content: { 'application/json': { schema: MemorySchema } } },
+    ...problemResponses(400, 401, 403, 404, 412, 413, 415),
   },
 });
 
 export function registerPatchMemoryById(app: ApiApp) {
   app.openapi(patchMemoryByIdRoute, async (c) => {
-    const memory = await c.var.services.memory.update(c.var.principal, c.req.valid('param').id, c.req.valid('json'));
+    const memory = await c.var.services.memory.update(c.var.principal, c.req.valid('param').id, c.req.valid('json'), {
+      ifMatch: c.req.valid('header')['if-match'],
+    });
+    c.header('ETag', memoryEtag(memory));
     return c.json(toMemoryResponse(memory), 200);
   });
 }

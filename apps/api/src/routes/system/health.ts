@@ -1,5 +1,13 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { requestDeadlines } from '../../http/deadlines';
 import type { ApiApp } from '../../http/env';
+import { documentedProblem, problemResponses, ProblemSchema } from '../../http/problems';
+
+/**
+ * Readiness answers within a second whatever the database does: a probe that hangs tells
+ * an orchestrator nothing, and probes that pile up hold connections the pool needs.
+ */
+export const READINESS_TIMEOUT_MS = 800;
 
 const HealthSchema = z.object({ status: z.literal('ok') });
 const ReadinessSchema = z.object({
@@ -16,7 +24,11 @@ export const getHealthzRoute = createRoute({
   tags: ['System'],
   summary: 'Liveness',
   description: 'The process is up. Does not touch the database.',
-  responses: { 200: { description: 'Alive.', content: { 'application/json': { schema: HealthSchema } } } },
+  security: [],
+  responses: {
+    200: { description: 'Alive.', content: { 'application/json': { schema: HealthSchema } } },
+    431: documentedProblem(431),
+  },
 });
 
 export const getReadyzRoute = createRoute({
@@ -25,10 +37,17 @@ export const getReadyzRoute = createRoute({
   operationId: 'getReadyz',
   tags: ['System'],
   summary: 'Readiness',
-  description: 'The database answers and every migration is applied.',
+  description: `The database answers and every migration is applied. Answers within ${READINESS_TIMEOUT_MS} ms: a database that does not answer by then is a 503 problem.`,
+  middleware: [requestDeadlines({ requestMs: READINESS_TIMEOUT_MS })] as const,
+  security: [],
   responses: {
     200: { description: 'Ready to serve.', content: { 'application/json': { schema: ReadinessSchema } } },
-    503: { description: 'Not ready (database unreachable or migrations pending).', content: { 'application/json': { schema: ReadinessSchema } } },
+    ...problemResponses(),
+    503: {
+      ...documentedProblem(503),
+      description: `Not ready: the database is unreachable or migrations are pending (a readiness body), or the database did not answer within ${READINESS_TIMEOUT_MS} ms (a problem).`,
+      content: { 'application/json': { schema: ReadinessSchema }, 'application/problem+json': { schema: ProblemSchema } },
+    },
   },
 });
 
