@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/server';
+import { BEARER_SCHEME } from '../http/route';
 import { getMemoryByIdRoute } from '../routes/memory/get';
 import { getMemoryRoute } from '../routes/memory/list';
 import { getMemorySearchRoute } from '../routes/memory/search';
@@ -15,6 +16,11 @@ const MEMORY_URI_TEMPLATE = `${MEMORY_URI_PREFIX}{id}`;
 const RESOURCE_PAGE = 50;
 const RECALLED = 10;
 const NAME_CHARS = 80;
+
+/** The scopes of the routes resources and the prompt read through: a key without them is offered neither. */
+export const MEMORY_RESOURCE_SCOPES: readonly string[] = [
+  ...new Set([getMemoryRoute, getMemoryByIdRoute, getMemorySearchRoute].flatMap((route) => route.security.flatMap((requirement) => requirement[BEARER_SCHEME] ?? []))),
+];
 
 interface MemoryBody {
   id: string;

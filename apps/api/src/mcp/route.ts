@@ -7,7 +7,7 @@ import { problemResponse } from '../http/errors';
 import { BEARER_SCHEME } from '../http/route';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { invokeTool, type Dispatch } from './invoke';
-import { serveMemoryResources } from './memory-resources';
+import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
 import { MCP_PATH } from './path';
@@ -23,8 +23,6 @@ const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
  * which change any time) keep the SDK's default, `ttlMs: 0`.
  */
 const LIST_CACHE = { ttlMs: 300_000, cacheScope: 'private' } as const;
-/** Memories as resources and the recall prompt read memories: only for keys that may. */
-const MEMORY_READ_SCOPE = 'memory:read';
 
 export interface McpOptions {
   toolTags: readonly string[];
@@ -110,7 +108,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       const caller = authInfo?.extra?.caller as Caller | undefined;
       if (!caller) throw new Error('MCP request without a caller (the bearer check must run first)');
       const surface = surfaceFor(caller.principal.scopes);
-      const readsMemories = caller.principal.scopes.includes(MEMORY_READ_SCOPE);
+      const readsMemories = MEMORY_RESOURCE_SCOPES.every((scope) => (caller.principal.scopes as readonly string[]).includes(scope));
       const server = new Server(options.serverInfo, {
         capabilities: { tools: { listChanged: false }, ...(readsMemories ? { resources: {}, prompts: {} } : {}) },
         instructions: SERVER_INSTRUCTIONS,
