@@ -44,6 +44,7 @@ describe('MCP 2026-07-28 over plain HTTP', () => {
   it('answers server/discover with the revision, the tools capability and the instructions', async () => {
     const res = await modern('server/discover');
     expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.headers.get('mcp-session-id')).toBeNull();
     const body = (await res.json()) as { result: Record<string, unknown> };
     expect(body.result).toMatchObject({ supportedVersions: expect.arrayContaining([MODERN]), capabilities: { tools: {} } });
@@ -57,8 +58,10 @@ describe('MCP 2026-07-28 over plain HTTP', () => {
     expect(body.result.tools.map((t) => t.name)).toContain('postMemory');
   });
 
-  it('calls a tool as the caller', async () => {
-    const body = (await (await modern('tools/call', { name: 'postMemory', arguments: { content: 'modern marmot' } })).json()) as {
+  it('calls a tool as the caller, answering JSON (not an SSE stream)', async () => {
+    const res = await modern('tools/call', { name: 'postMemory', arguments: { content: 'modern marmot' } });
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = (await res.json()) as {
       result: { structuredContent: { id: string; source: string } };
     };
     expect(body.result.structuredContent).toMatchObject({ id: expect.stringMatching(/^mem_/), source: 'mcp' });

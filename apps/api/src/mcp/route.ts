@@ -127,7 +127,9 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       if (readsMemories) serveMemoryResources(server, sdk, dispatch, headers);
       return server;
     };
-    const modern = createMcpHandler(factory, { responseMode: 'json', legacy: 'reject' });
+    // `auto` answers with one JSON body unless a handler sends a message before its result,
+    // which ours never do: JSON always, without the console warning `json` mode prints.
+    const modern = createMcpHandler(factory, { responseMode: 'auto', legacy: 'reject' });
     // 2025 clients get the SDK's stateless serving too, but with JSON answers: its own
     // fallback always streams SSE, which costs a stream per call for one message.
     const legacy = async (request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> => {
