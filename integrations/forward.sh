@@ -63,15 +63,17 @@ spool_stamp() {
 }
 
 # Writes the batch body for the spooled files given as arguments (≤ 256, oldest first) to stdout,
-# stopping before 8 MiB, and the names of the files it covers to $lock/list.
+# stopping before 8 MiB, and the names of the files it covers to $work/list. Each event carries
+# occurred_at (epoch ms, from its stamp): the service records when it happened, not when it drained.
 batch_body() {
   printf '{"events":['
-  awk -v list="$lock/list" '
+  awk -v list="$work/list" '
     function flush() {
       if (file == "") return
       if (length(buf) > 1048576) { print file > list; return } # refused by the service anyway: let it go
       if (bytes + length(buf) > 8000000) { full = 1; return }
-      printf "%s{\"harness\":\"%s\",\"idempotency_key\":\"%s\",\"payload\":%s}", (bytes ? "," : ""), part[3], part[2], buf
+      at = part[1] ~ /^[0-9]+$/ ? (length(part[1]) >= 16 ? substr(part[1], 1, length(part[1]) - 6) : part[1]) : ""
+      printf "%s{\"harness\":\"%s\",\"idempotency_key\":\"%s\",%s\"payload\":%s}", (bytes ? "," : ""), part[3], part[2], (at == "" ? "" : "\"occurred_at\":" at ","), buf
       print file > list
       bytes += length(buf) + 100
     }
@@ -82,51 +84,99 @@ batch_body() {
   printf ']}'
 }
 
-# Sends spooled files in batches, deleting each only once the service has it. One drainer at a time.
-drain() {
-  lock=$spool/.drain.lock
-  if ! mkdir "$lock" 2>/dev/null; then
-    # Someone is draining. A lock older than 5 minutes was left by a drainer that died.
-    [ -f "$lock/at" ] || date +%s >"$lock/at"
-    [ $(($(date +%s) - $(cat "$lock/at"))) -gt 300 ] || return 0
-    rm -rf "$lock" && mkdir "$lock" 2>/dev/null || return 0
+# One drainer at a time, and never none while files wait. The lock cannot outlive its
+# holder: flock(1) on $spool/.drain.flock where present (the kernel releases it when the
+# drainer dies), else $spool/.drain.pid, made atomically with link(2) and holding the
+# drainer's pid, taken over only once that process is gone (kill -0) or the file has not
+# been touched for 2 minutes (a live drainer touches it every round; guards pid reuse).
+lock_take() {
+  if command -v flock >/dev/null 2>&1; then
+    exec 9>>"$spool/.drain.flock" || return 1
+    flock -n 9 && return 0
+    exec 9>&-
+    return 1
   fi
-  auth=$lock/auth
-  printf 'Authorization: Bearer %s\n' "$MEMORY_BANK_API_KEY" >"$auth"
-  rounds=0
-  while [ "$rounds" -lt 100 ]; do
-    rounds=$((rounds + 1))
-    date +%s >"$lock/at"
-    set --
-    for f in "$spool"/*.json; do
-      [ -s "$f" ] || { rm -f "$f"; continue; }
-      set -- "$@" "$f"
-      [ $# -lt 256 ] || break
-    done
-    [ $# -gt 0 ] || break
-    : >"$lock/list"
-    batch_body "$@" >"$lock/body"
-    case $(post /v1/hooks/batch "$lock/body" 20 'Accept: application/json') in
-      2??) # delete what was sent, with one rm
-        set --
-        while IFS= read -r f; do set -- "$@" "$f"; done <"$lock/list"
-        rm -f "$@"
-        ;;
-      400 | 413) send_singly || break ;; # one bad file spoils a batch: send them one by one
-      *) break ;;
-    esac
-  done
-  rm -rf "$lock"
+  owner=$spool/.drain.pid
+  mine=$spool/.drain.pid.$me
+  echo "$me" >"$mine" || return 1
+  ln "$mine" "$owner" 2>/dev/null && { rm -f "$mine"; return 0; }
+  holder=$(cat "$owner" 2>/dev/null)
+  if [ -n "$holder" ] && kill -0 "$holder" 2>/dev/null && [ -z "$(find "$owner" -mmin +2 2>/dev/null)" ]; then
+    rm -f "$mine"
+    return 1
+  fi
+  # The holder is gone. Move its file aside (rename is atomic: one contender gets it) and
+  # check it is the one we judged; if another contender had already replaced it, put it back.
+  stale=$spool/.drain.stale.$me
+  if mv "$owner" "$stale" 2>/dev/null; then
+    if [ "$(cat "$stale" 2>/dev/null)" = "$holder" ]; then rm -f "$stale"; else ln "$stale" "$owner" 2>/dev/null; rm -f "$stale"; fi
+  fi
+  ln "$mine" "$owner" 2>/dev/null && { rm -f "$mine"; return 0; }
+  rm -f "$mine"
+  return 1
 }
 
+lock_release() {
+  rm -rf "$work"
+  if command -v flock >/dev/null 2>&1; then
+    flock -u 9
+    exec 9>&-
+  else
+    rm -f "$spool/.drain.pid"
+  fi
+}
+
+# Sends spooled files in batches, oldest first, deleting each only once the service has it.
+# After letting go of the lock it looks again: an event spooled while it held the lock had
+# its own drainer turned away, so this one sends it.
+drain() {
+  me=$(exec sh -c 'echo $PPID') # this subshell's pid ($$ is the parent's)
+  work=$spool/.drain.work
+  rounds=0
+  while lock_take; do
+    mkdir -p "$work" || { lock_release; return 0; }
+    auth=$work/auth
+    printf 'Authorization: Bearer %s\n' "$MEMORY_BANK_API_KEY" >"$auth"
+    sent=no
+    while [ "$rounds" -lt 100 ]; do
+      rounds=$((rounds + 1))
+      [ -n "${owner:-}" ] && touch "$owner"
+      set --
+      for f in "$spool"/*.json; do
+        [ -s "$f" ] || { rm -f "$f"; continue; }
+        set -- "$@" "$f"
+        [ $# -lt 256 ] || break
+      done
+      [ $# -gt 0 ] || { sent=yes; break; }
+      : >"$work/list"
+      batch_body "$@" >"$work/body"
+      case $(post /v1/hooks/batch "$work/body" 20 'Accept: application/json') in
+        2??) # delete what was sent, with one rm
+          set --
+          while IFS= read -r f; do set -- "$@" "$f"; done <"$work/list"
+          rm -f "$@"
+          ;;
+        400 | 413) send_singly || break ;; # one bad file spoils a batch: send them one by one
+        *) break ;;                        # the service is failing: the next hook tries again
+      esac
+    done
+    lock_release
+    [ "$sent" = yes ] || return 0
+    set -- "$spool"/*.json
+    [ -f "$1" ] || return 0
+  done
+}
+
+# Sends the files of $work/list one at a time, each as a batch of one (so it keeps its occurred_at).
 send_singly() {
+  mv "$work/list" "$work/singles"
   while IFS= read -r f; do
-    parse_name "$f"
-    case $(post "/v1/hooks/$fharness" "$f" 5 "Idempotency-Key: $fkey") in
+    batch_body "$f" >"$work/one"
+    case $(post /v1/hooks/batch "$work/one" 5 'Accept: application/json') in
       2?? | 400 | 413 | 415 | 422) rm -f "$f" ;;
       *) return 1 ;;
     esac
-  done <"$lock/list"
+  done <"$work/singles"
 }
 
 # The payload: stdin, or the last argument when there are two or more (Codex notify).
@@ -145,7 +195,7 @@ fi
 # Spools the payload (temp file + mv = atomic), keeping at most $max files, oldest dropped.
 spool_payload() {
   [ $(($(wc -c <"$tmp"))) -le 1048576 ] || return 0 # over 1 MiB the service refuses it anyway
-  mv "$tmp" "$spool/$(spool_stamp).$key.$harness.json" || return 0
+  mv "$tmp" "$spool/$stamp.$key.$harness.json" || return 0
   set -- "$spool"/*.json # oldest first: names start with the stamp
   drop=$(($# - max))
   for f; do
@@ -155,6 +205,7 @@ spool_payload() {
   done
 }
 
+stamp=$(spool_stamp) # when the event arrived: its spool name, its order and its occurred_at
 key=$(od -An -N16 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n')
 [ -n "$key" ] || key=$(date +%s)x$$
 
@@ -163,6 +214,7 @@ key=$(od -An -N16 -tx1 /dev/urandom 2>/dev/null | tr -d ' \n')
 set -- "$spool"/*.json
 if [ -f "$1" ]; then
   spool_payload
+  [ -z "${MEMORY_BANK_DEBUG:-}" ] || echo "forward.sh: queued behind $# spooled event(s) in $spool; a background drainer sends them to $url/v1/hooks/batch"
   (drain) </dev/null >/dev/null 2>&1 &
   exit 0
 fi
@@ -173,6 +225,9 @@ code=$(post "/v1/hooks/$harness" "$tmp" 3 "Idempotency-Key: $key")
 case $code in
   2??) ;;                       # delivered
   400 | 413 | 415 | 422) ;;     # refused for good (malformed, too large): retrying cannot help
-  *) spool_payload ;;           # service down or failing: keep it for the drainer
+  *) # service down or failing: keep it for the drainer
+    spool_payload
+    [ -z "${MEMORY_BANK_DEBUG:-}" ] || echo "forward.sh: spooled in $spool"
+    ;;
 esac
 exit 0

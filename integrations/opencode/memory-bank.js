@@ -6,8 +6,9 @@
 //
 // Fire-and-forget: it never awaits the network, never throws into OpenCode, and gives up after 3 s.
 // What it cannot deliver goes to the spool that integrations/forward.sh uses
-// (~/.memory-bank/spool, one file per event) and is sent to /v1/hooks/batch after the next success.
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+// (~/.memory-bank/spool, one file per event) and is sent to /v1/hooks/batch after the next success;
+// while the spool holds events, new ones queue behind them.
+import { link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -49,7 +50,13 @@ const permanent = (status) => [400, 413, 415, 422].includes(status);
 
 async function deliver(payload) {
   const key = crypto.randomUUID().replaceAll('-', '');
+  const stamp = spoolStamp(); // when the event happened: its spool name, its order and its occurred_at
   const body = JSON.stringify(payload);
+  // Older events wait in the spool: this one queues behind them, so the ledger keeps their order.
+  if ((await spooledNames()).length > 0) {
+    await spool(stamp, key, body);
+    return drain();
+  }
   let status = 0;
   try {
     status = await post('/v1/hooks/opencode', body, { 'idempotency-key': key }, 3000);
@@ -57,8 +64,10 @@ async function deliver(payload) {
     // unreachable or timed out: spooled below
   }
   if (status >= 200 && status < 300) return drain();
-  if (!permanent(status)) return spool(key, body);
+  if (!permanent(status)) return spool(stamp, key, body);
 }
+
+const spooledNames = async () => (await readdir(SPOOL).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
 
 /** Nanoseconds since the epoch (forward.sh's stamp), strictly increasing within the process, so names sort in event order. */
 let lastStamp = 0n;
@@ -69,10 +78,10 @@ function spoolStamp() {
 }
 
 /** One file per event, named like forward.sh's: <stamp>.<key>.opencode.json (temp file + rename). */
-async function spool(key, body) {
+async function spool(stamp, key, body) {
   if (body.length > 1024 * 1024) return;
   await mkdir(SPOOL, { recursive: true, mode: 0o700 });
-  const name = `${spoolStamp()}.${key}.opencode.json`;
+  const name = `${stamp}.${key}.opencode.json`;
   const temp = join(SPOOL, `.in.${key}`);
   await writeFile(temp, body, { mode: 0o600 });
   await rename(temp, join(SPOOL, name));
@@ -80,50 +89,89 @@ async function spool(key, body) {
   await Promise.all(names.slice(0, Math.max(0, names.length - SPOOL_MAX)).map((n) => rm(join(SPOOL, n), { force: true })));
 }
 
-/** Sends spooled events in batches (≤ 256, < 8 MiB), sharing forward.sh's lock. */
-async function drain() {
-  const lock = join(SPOOL, '.drain.lock');
-  const names = async () => (await readdir(SPOOL).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
-  if ((await names()).length === 0) return;
+const alive = (pid) => {
   try {
-    await mkdir(lock);
-  } catch {
-    const at = join(lock, 'at');
-    const since = await stat(at)
-      .then((s) => Date.now() - s.mtimeMs)
-      .catch(() => writeFile(at, String(Math.floor(Date.now() / 1000))).then(() => 0, () => 0));
-    if (since < 300_000) return; // someone is draining; a lock older than 5 minutes is stale
-    await rm(lock, { recursive: true, force: true });
-    await mkdir(lock);
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error?.code === 'EPERM'; // exists, owned by someone else
   }
+};
+
+/**
+ * forward.sh's lock without flock(1): $SPOOL/.drain.pid, created atomically with link(2) and
+ * holding the drainer's pid; taken over only once that process is gone or the file has not
+ * been touched for 2 minutes (a live drainer touches it every round; guards pid reuse).
+ * A lock that cannot go stale while nobody drains. (Where forward.sh has flock(1) it locks
+ * .drain.flock instead, so the two may drain at once: harmless, the service drops the
+ * duplicates by idempotency key and both send oldest first.)
+ */
+async function takeLock(owner) {
+  const mine = `${owner}.${process.pid}.${crypto.randomUUID()}`;
+  await writeFile(mine, `${process.pid}\n`, { mode: 0o600 });
   try {
-    for (let round = 0; round < 100; round++) {
-      await writeFile(join(lock, 'at'), String(Math.floor(Date.now() / 1000)));
-      const events = [];
-      const sent = [];
-      let bytes = 16;
-      for (const name of (await names()).slice(0, 256)) {
-        const [, key, harness] = name.split('.');
-        const text = await readFile(join(SPOOL, name), 'utf8').catch(() => '');
-        let payload;
-        try {
-          payload = JSON.parse(text);
-        } catch {
-          await rm(join(SPOOL, name), { force: true }); // unreadable: the service would refuse it too
-          continue;
-        }
-        if (bytes + text.length > 8_000_000) break;
-        events.push({ harness, idempotency_key: key, payload });
-        sent.push(name);
-        bytes += text.length + 100;
-      }
-      if (events.length === 0) break;
-      const status = await post('/v1/hooks/batch', JSON.stringify({ events }), {}, 20_000);
-      if (status < 200 || status >= 300) break;
-      await Promise.all(sent.map((name) => rm(join(SPOOL, name), { force: true })));
+    if (await link(mine, owner).then(() => true, () => false)) return true;
+    const holder = (await readFile(owner, 'utf8').catch(() => '')).trim();
+    const touched = await stat(owner).then((s) => s.mtimeMs, () => 0);
+    if (/^\d+$/.test(holder) && alive(Number(holder)) && Date.now() - touched < 120_000) return false;
+    // The holder is gone. Move its file aside (rename is atomic: one contender gets it) and
+    // check it is the one we judged; if another contender had already replaced it, put it back.
+    const stale = `${mine}.stale`;
+    if (await rename(owner, stale).then(() => true, () => false)) {
+      if ((await readFile(stale, 'utf8').catch(() => '')).trim() !== holder) await link(stale, owner).catch(() => {});
+      await rm(stale, { force: true });
     }
+    return await link(mine, owner).then(() => true, () => false);
   } finally {
-    await rm(lock, { recursive: true, force: true });
+    await rm(mine, { force: true });
+  }
+}
+
+/**
+ * Sends spooled events in batches (≤ 256, < 8 MiB), oldest first, one drainer at a time.
+ * After letting go of the lock it looks again: an event spooled meanwhile had its own
+ * drainer turned away.
+ */
+async function drain() {
+  const owner = join(SPOOL, '.drain.pid');
+  let rounds = 0;
+  while ((await spooledNames()).length > 0 && rounds < 100 && (await takeLock(owner))) {
+    let emptied = false;
+    try {
+      for (; rounds < 100; rounds++) {
+        const now = new Date();
+        await utimes(owner, now, now).catch(() => {});
+        const events = [];
+        const sent = [];
+        let bytes = 16;
+        for (const name of (await spooledNames()).slice(0, 256)) {
+          const [stamp, key, harness] = name.split('.');
+          const text = await readFile(join(SPOOL, name), 'utf8').catch(() => '');
+          let payload;
+          try {
+            payload = JSON.parse(text);
+          } catch {
+            await rm(join(SPOOL, name), { force: true }); // unreadable: the service would refuse it too
+            continue;
+          }
+          if (bytes + text.length > 8_000_000) break;
+          const occurredAt = /^\d{16,}$/.test(stamp) ? Number(stamp.slice(0, -6)) : undefined; // ns → ms
+          events.push({ harness, idempotency_key: key, occurred_at: occurredAt, payload });
+          sent.push(name);
+          bytes += text.length + 100;
+        }
+        if (events.length === 0) {
+          emptied = true;
+          break;
+        }
+        const status = await post('/v1/hooks/batch', JSON.stringify({ events }), {}, 20_000);
+        if (status < 200 || status >= 300) break; // the service is failing: the next event tries again
+        await Promise.all(sent.map((name) => rm(join(SPOOL, name), { force: true })));
+      }
+    } finally {
+      await rm(owner, { force: true });
+    }
+    if (!emptied) return;
   }
 }
 

@@ -409,6 +409,20 @@ describe('hook adapters', () => {
     expect(adapt('generic', { session_id: 's1', event: 'heartbeat' })).toMatchObject({ kind: 'lifecycle', lifecycleOnly: true });
   });
 
+  it('reads the Claude-shaped events other OpenCode plugins emit (hook_event_name or hook_event, session_id)', () => {
+    const claudeShaped = { session_id: 'ses_other', cwd: '/home/ana/shop', hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_response: 'ok' };
+    expect(adapt('opencode', claudeShaped)).toMatchObject({
+      eventName: 'PostToolUse',
+      nativeSessionId: 'ses_other',
+      kind: 'lifecycle',
+      content: 'tool_name: Bash\ntool_response: ok',
+      session: { cwd: '/home/ana/shop' },
+    });
+    expect(adapt('opencode', { sessionID: 'ses_other', hook_event: 'Stop' })).toMatchObject({ eventName: 'Stop', nativeSessionId: 'ses_other' });
+    // `event` wins when present.
+    expect(adapt('opencode', { event: 'session.idle', hook_event_name: 'Stop', sessionID: 's1' })).toMatchObject({ eventName: 'session.idle', kind: 'checkpoint' });
+  });
+
   it('handles PermissionDenied, StopFailure and interrupted tool failures', () => {
     const base = { session_id: 's1', cwd: '/w' };
     expect(
@@ -440,6 +454,8 @@ describe('hook adapters', () => {
       ['opencode', { event: 'session.idle' }, 'sessionID'],
       ['opencode', { event: 'session.idle', sessionID: null }, 'sessionID'],
       ['opencode', { sessionID: 's1' }, 'event'],
+      ['opencode', { sessionID: 's1', hook_event_name: '' }, 'event'],
+      ['opencode', { hook_event_name: 'Stop' }, 'sessionID'],
       ['generic', { event: 'note', text: 'x' }, 'session_id'],
       ['generic', { session_id: 's1', text: 'x' }, 'event'],
     ];

@@ -2,7 +2,7 @@
  * integrations/forward.sh, run for real under dash against a recording HTTP server.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,8 @@ import type { HookPayload } from '../src/hooks/types';
 const SCRIPT = fileURLToPath(new URL('../../../integrations/forward.sh', import.meta.url));
 const OPENCODE_PLUGIN = fileURLToPath(new URL('../../../integrations/opencode/memory-bank.js', import.meta.url));
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-const canRun = has('dash') && has('curl');
+const canRun = has('dash') && has('curl') && existsSync('/proc/self/environ');
+const hasFlock = has('flock');
 
 interface Recorded {
   method: string;
@@ -71,9 +72,32 @@ interface Run {
   ms: number;
 }
 
+/**
+ * Every forward.sh this file starts carries this tag in its environment, and so do the
+ * background drainers it leaves behind: a test waits for them to be gone (a condition,
+ * not a delay) before it judges what they did.
+ */
+const RUN_TAG = `MB_TEST_FORWARDER=${process.pid}-${Math.random().toString(36).slice(2)}`;
+
+/** Whether a process started by this file (a forwarder or its drainer) is still running (Linux /proc). */
+function forwardersRunning(): boolean {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/environ`).toString().split('\0').includes(RUN_TAG)) return true;
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return false;
+}
+
+const forwardersDone = () => waitFor(() => !forwardersRunning(), 60_000);
+
 function runForwarder(args: string[], options: { stdin?: string | Buffer; env: Record<string, string | undefined>; path?: string }): Promise<Run> {
   const started = Date.now();
-  const env: Record<string, string> = { PATH: options.path ?? process.env.PATH ?? '/usr/bin:/bin' };
+  const [tagName, tagValue] = RUN_TAG.split('=') as [string, string];
+  const env: Record<string, string> = { PATH: options.path ?? process.env.PATH ?? '/usr/bin:/bin', [tagName]: tagValue };
   for (const [name, value] of Object.entries(options.env)) if (value !== undefined) env[name] = value;
   const child = spawn('dash', [SCRIPT, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
@@ -91,6 +115,20 @@ async function waitFor(condition: () => boolean, ms = 10_000) {
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** A PATH dir with every tool of /usr/bin and /bin except `missing`. */
+function pathWithout(work: string, missing: string[]): string {
+  const bin = join(work, `bin-without-${missing.join('-')}`);
+  mkdirSync(bin);
+  for (const dir of ['/usr/bin', '/bin']) {
+    if (!existsSync(dir)) continue;
+    for (const tool of readdirSync(dir)) {
+      if (missing.includes(tool) || existsSync(join(bin, tool))) continue;
+      symlinkSync(join(dir, tool), join(bin, tool));
+    }
+  }
+  return bin;
 }
 
 const spooled = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.json')).sort() : []);
@@ -129,7 +167,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
   };
   afterEach(async () => {
     // A drainer the test set off in the background finishes before the next test starts.
-    if (work !== undefined) await waitFor(() => !existsSync(join(spool, '.drain.lock')), 30_000);
+    await forwardersDone();
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
     work = undefined;
   });
@@ -245,7 +283,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
     for (const payload of payloads) await runForwarder(['claude-code'], { stdin: payload, env });
     await runForwarder(['codex', '{"type":"agent-turn-complete","thread-id":"t"}'], { env });
     // Only the first was tried live; the rest queued behind it (their drainers failed too).
-    await waitFor(() => !existsSync(join(spool, '.drain.lock')));
+    await forwardersDone();
     expect(spooled(spool)).toHaveLength(4);
     const firstKey = server.requests.find((request) => request.url === '/v1/hooks/claude-code')!.headers['idempotency-key'];
     expect(server.requests.filter((request) => request.url === '/v1/hooks/claude-code')).toHaveLength(1);
@@ -260,11 +298,12 @@ describe.skipIf(!canRun)('forward.sh', () => {
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(run.ms).toBeLessThan(5000);
 
-    await waitFor(() => spooled(spool).length === 0 && !existsSync(join(spool, '.drain.lock')));
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
     expect(server.requests.filter((request) => request.url !== '/v1/hooks/batch')).toEqual([]);
-    // Usually one batch; two when a drainer from the failing runs started late (one at a time).
+    // One batch: every drainer of the failing runs was gone before the service came back.
     const batches = server.requests.filter((request) => request.url === '/v1/hooks/batch');
-    expect(batches.length).toBeGreaterThanOrEqual(1);
+    expect(batches).toHaveLength(1);
     expect(batches[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(batches[0]!.headers['content-type']).toBe('application/json');
     const events = batches.flatMap(
@@ -273,7 +312,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
     expect(events.map((event) => (event.payload as { prompt?: string }).prompt?.slice(0, 9) ?? event.harness)).toEqual(['one', 'two', 'three', 'codex', 'Fix the “']);
     expect(events[0]).toMatchObject({ harness: 'claude-code', idempotency_key: firstKey, payload: JSON.parse(payloads[0]!.toString()) });
     expect(new Set(events.map((event) => event.idempotency_key)).size).toBe(5);
-    expect(readdirSync(spool)).toEqual([]);
+    expect(readdirSync(spool).filter((name) => name !== '.drain.flock')).toEqual([]);
   });
 
   it('drains in chunks of at most 256 events, keeping the files until a 2xx', async () => {
@@ -286,13 +325,15 @@ describe.skipIf(!canRun)('forward.sh', () => {
     // First the batch endpoint fails: nothing may be deleted.
     server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 503 } : { status: 202 });
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"x"}', env });
-    await waitFor(() => server.requests.some((request) => request.url === '/v1/hooks/batch') && !existsSync(join(spool, '.drain.lock')));
+    await forwardersDone();
+    expect(server.requests.some((request) => request.url === '/v1/hooks/batch')).toBe(true);
     expect(spooled(spool)).toHaveLength(301); // the new event queued behind them
 
     server.requests.length = 0;
     server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"x"}', env });
-    await waitFor(() => spooled(spool).length === 0 && !existsSync(join(spool, '.drain.lock')));
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
     const sizes = server.requests
       .filter((request) => request.url === '/v1/hooks/batch')
       .map((request) => (JSON.parse(request.body.toString()) as { events: Array<{ payload: { text: string } }> }).events);
@@ -300,7 +341,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
     expect(sizes[0]![0]!.payload.text).toBe('note 0'); // oldest first
   });
 
-  it('falls back to single posts when a malformed spooled file spoils the batch', async () => {
+  it('falls back to one-event batches when a malformed spooled file spoils the batch', async () => {
     setup();
     mkdirSync(spool, { recursive: true });
     writeFileSync(join(spool, `1700000000.${'a'.repeat(32)}.generic.json`), '{"session_id":"s","event":"ok-1"}');
@@ -316,31 +357,139 @@ describe.skipIf(!canRun)('forward.sh', () => {
     };
     server.behaviour = (request) => ({ status: parses(request.body) ? (request.url === '/v1/hooks/batch' ? 200 : 202) : 400, body: { results: [] } });
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"x"}', env });
-    await waitFor(() => spooled(spool).length === 0 && !existsSync(join(spool, '.drain.lock')));
-    const singles = server.requests.filter((request) => request.url !== '/v1/hooks/batch');
-    expect(singles.map((request) => [request.url, request.headers['idempotency-key']])).toEqual([
-      ['/v1/hooks/generic', 'a'.repeat(32)],
-      ['/v1/hooks/generic', 'b'.repeat(32)],
-      ['/v1/hooks/claude-code', 'c'.repeat(32)],
-      ['/v1/hooks/generic', expect.stringMatching(/^[0-9a-f]{32}$/)], // the new event, queued behind them
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
+    expect(server.requests.every((request) => request.url === '/v1/hooks/batch')).toBe(true);
+    // The spoiled batch of four, then each event alone, keeping its key and occurred_at.
+    const [spoiled, ...singles] = server.requests.map((request) => request.body.toString());
+    expect(parses(Buffer.from(spoiled!))).toBe(false);
+    expect(singles.map((body) => /"idempotency_key":"([0-9a-f]{32})","occurred_at":(\d+)/.exec(body)?.slice(1))).toEqual([
+      ['a'.repeat(32), '1700000000'],
+      ['b'.repeat(32), '1700000001'],
+      ['c'.repeat(32), '1700000002'],
+      [expect.stringMatching(/^[0-9a-f]{32}$/), expect.stringMatching(/^\d{13}$/)], // the new event, queued behind them
     ]);
   });
 
-  it('leaves the spool to a live drainer, and takes over a lock a dead one left', async () => {
+  it.skipIf(!hasFlock)('leaves the spool to a live drainer holding the flock, and drains once it is gone', async () => {
     setup();
-    mkdirSync(join(spool, '.drain.lock'), { recursive: true });
+    mkdirSync(spool, { recursive: true });
     writeFileSync(join(spool, `1700000000.${'a'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
-    writeFileSync(join(spool, '.drain.lock', 'at'), String(Math.floor(Date.now() / 1000)));
+    const lockFile = join(spool, '.drain.flock');
+    const holder = spawn('flock', [lockFile, 'cat'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    await waitFor(() => spawnSync('flock', ['-n', lockFile, 'true']).status === 1);
     server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"y"}', env });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(0);
+    await forwardersDone();
+    expect(server.requests).toHaveLength(0);
     expect(spooled(spool)).toHaveLength(2); // queued behind the spooled one, for that drainer
 
-    writeFileSync(join(spool, '.drain.lock', 'at'), String(Math.floor(Date.now() / 1000) - 3600));
+    // The holder dies (the kernel drops its lock): the next event's drainer sends everything.
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"z"}', env });
-    await waitFor(() => spooled(spool).length === 0 && !existsSync(join(spool, '.drain.lock')));
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
     expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(1);
+  });
+
+  it('without flock(1): leaves the spool to a live pid, and takes over from a dead or silent one', async () => {
+    setup();
+    const path = pathWithout(work!, ['flock']);
+    mkdirSync(spool, { recursive: true });
+    writeFileSync(join(spool, `1700000000.${'a'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
+    const owner = join(spool, '.drain.pid');
+    writeFileSync(owner, `${process.pid}\n`); // alive, and touched just now
+    server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
+    await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"y"}', env, path });
+    await forwardersDone();
+    expect(server.requests).toHaveLength(0);
+    expect(spooled(spool)).toHaveLength(2);
+
+    // A pid that is gone: taken over at once.
+    const dead = spawnSync('true').pid;
+    writeFileSync(owner, `${dead}\n`);
+    await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"z"}', env, path });
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
+    expect(existsSync(owner)).toBe(false);
+    expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(1);
+
+    // A live pid whose file nobody touched for minutes (the pid was reused): taken over too.
+    writeFileSync(join(spool, `1700000001.${'b'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
+    writeFileSync(owner, `${process.pid}\n`);
+    const minutesAgo = new Date(Date.now() - 5 * 60_000);
+    utimesSync(owner, minutesAgo, minutesAgo);
+    await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"w"}', env, path });
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
+    expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(2);
+  });
+
+  // Issue 10: a drainer that lost the lock could leave a fresh lock with no drainer behind,
+  // and spooled events then waited ~5 minutes; drained events were dated when they drained.
+  it.each(hasFlock ? (['flock', 'pid lock'] as const) : (['pid lock'] as const))(
+    'through outages, many concurrent forwarders (%s) deliver every spooled event promptly, in order, with its time',
+    async (mode) => {
+      setup();
+      const path = mode === 'flock' ? undefined : pathWithout(work!, ['flock']);
+      const up = (request: Recorded) =>
+        request.url === '/v1/hooks/batch'
+          ? { status: 200, body: { results: (JSON.parse(request.body.toString()) as { events: unknown[] }).events.map((_, index) => ({ index, status: 202 })) } }
+          : { status: 202 };
+      const fire = (round: number, from: number, count: number) =>
+        Promise.all(
+          Array.from({ length: count }, (_, i) =>
+            runForwarder(['claude-code'], { stdin: JSON.stringify({ session_id: 's', hook_event_name: 'UserPromptSubmit', prompt: `round ${round} event ${from + i}` }), env, path }),
+          ),
+        );
+      for (let round = 0; round < 3; round++) {
+        server.requests.length = 0;
+        server.behaviour = 503;
+        // One event spooled first, so that the next ones all queue behind it and their
+        // drainers (failing: the service is down) contend for the lock.
+        await fire(round, 0, 1);
+        await fire(round, 1, 23);
+        await forwardersDone();
+        const waiting = spooled(spool);
+        expect(waiting).toHaveLength(24);
+
+        server.requests.length = 0;
+        server.behaviour = up;
+        const back = Date.now();
+        await fire(round, 24, 6);
+        await forwardersDone();
+        expect(spooled(spool)).toEqual([]);
+        expect(Date.now() - back).toBeLessThan(15_000);
+        expect(readdirSync(spool).filter((name) => name !== '.drain.flock')).toEqual([]); // nothing left behind
+
+        // Each spooled event went out once the service was back, oldest first, dated by its stamp.
+        const sent = server.requests
+          .filter((request) => request.url === '/v1/hooks/batch')
+          .flatMap((request) => (JSON.parse(request.body.toString()) as { events: Array<{ idempotency_key: string; occurred_at: number }> }).events);
+        const firstSent = new Map<string, number>();
+        for (const event of sent) if (!firstSent.has(event.idempotency_key)) firstSent.set(event.idempotency_key, event.occurred_at);
+        const expected = waiting.map((name) => {
+          const [stamp, key] = name.split('.') as [string, string];
+          return [key, Number(stamp.slice(0, -6))] as const;
+        });
+        expect([...firstSent].filter(([key]) => expected.some(([waitingKey]) => waitingKey === key))).toEqual(expected);
+      }
+    },
+    120_000,
+  );
+
+  it('MEMORY_BANK_DEBUG=1 reports on stderr, also while the spool holds events', async () => {
+    setup();
+    server.behaviour = 503;
+    const failed = await runForwarder(['claude-code'], { stdin: PAYLOAD, env: { ...env, MEMORY_BANK_DEBUG: '1' } });
+    expect(failed.stdout).toBe('');
+    expect(failed.stderr).toContain('→ HTTP 503');
+    expect(failed.stderr).toContain(`spooled in ${spool}`);
+    const queued = await runForwarder(['claude-code'], { stdin: PAYLOAD, env: { ...env, MEMORY_BANK_DEBUG: '1' } });
+    expect(queued).toMatchObject({ code: 0, stdout: '' });
+    expect(queued.stderr).toContain('queued behind 1 spooled event(s)');
+    expect(API_KEY.length > 0 && (failed.stderr + queued.stderr).includes(API_KEY)).toBe(false);
   });
 
   it('keeps at most MEMORY_BANK_SPOOL_MAX files, dropping the oldest', async () => {
@@ -357,16 +506,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
 
   it.skipIf(!has('wget'))('uses wget when curl is missing', async () => {
     setup();
-    // A PATH with every tool of /usr/bin and /bin except curl.
-    const bin = join(work!, 'bin');
-    mkdirSync(bin);
-    for (const dir of ['/usr/bin', '/bin']) {
-      if (!existsSync(dir)) continue;
-      for (const tool of readdirSync(dir)) {
-        if (tool === 'curl' || existsSync(join(bin, tool))) continue;
-        symlinkSync(join(dir, tool), join(bin, tool));
-      }
-    }
+    const bin = pathWithout(work!, ['curl']);
     const run = await runForwarder(['claude-code'], { stdin: PAYLOAD, env, path: bin });
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(server.requests).toHaveLength(1);
@@ -446,7 +586,6 @@ describe('OpenCode plugin', () => {
     await expect(hooks['chat.message']!(null, null)).resolves.toBeUndefined();
 
     await waitFor(() => server.requests.length >= 7);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     for (const request of server.requests) {
       expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
       expect(request.headers['content-type']).toBe('application/json');
@@ -470,22 +609,44 @@ describe('OpenCode plugin', () => {
     expect(after.metadata).toEqual({ exit: 0, description: 'Run tests' }); // large metadata left out
   });
 
-  it('spools what it cannot deliver and drains it after the next success', async () => {
+  it('spools what it cannot deliver; later events queue behind it and drain in order, keeping their time', async () => {
     const spoolDir = join(work, 'spool2');
     server.requests.length = 0;
     server.behaviour = 503;
     const hooks = await loadPlugin({ MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: API_KEY, MEMORY_BANK_SPOOL: spoolDir });
     await hooks['event']!({ event: { type: 'session.idle', properties: { sessionID: 'ses_a' } } });
+    await waitFor(() => spooled(spoolDir).length === 1);
     await hooks['event']!({ event: { type: 'session.compacted', properties: { sessionID: 'ses_a' } } });
-    await waitFor(() => spooled(spoolDir).length === 2);
+    await waitFor(() => spooled(spoolDir).length === 2 && !existsSync(join(spoolDir, '.drain.pid')));
     expect(spooled(spoolDir)[0]).toMatch(/^\d{19}\.[0-9a-f]{32}\.opencode\.json$/);
+    const stamps = spooled(spoolDir).map((name) => Number(name.slice(0, 13)));
 
     server.requests.length = 0;
     server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
     await hooks['event']!({ event: { type: 'session.idle', properties: { sessionID: 'ses_b' } } });
-    await waitFor(() => spooled(spoolDir).length === 0 && !existsSync(join(spoolDir, '.drain.lock')));
-    const [batch] = bodies('/v1/hooks/batch') as unknown as Array<{ events: Array<{ harness: string; idempotency_key: string; payload: HookPayload }> }>;
-    expect(batch!.events.map((event) => [event.harness, event.payload.event])).toEqual(expect.arrayContaining([['opencode', 'session.idle'], ['opencode', 'session.compacted']]));
-    for (const event of batch!.events) expect(event.idempotency_key).toMatch(/^[0-9a-f]{32}$/);
+    await waitFor(() => spooled(spoolDir).length === 0 && !existsSync(join(spoolDir, '.drain.pid')));
+    expect(bodies('/v1/hooks/opencode')).toEqual([]); // queued behind the spooled ones, not sent ahead of them
+    const batches = bodies('/v1/hooks/batch') as unknown as Array<{ events: Array<{ harness: string; idempotency_key: string; occurred_at: number; payload: HookPayload }> }>;
+    const events = batches.flatMap((batch) => batch.events);
+    expect(events.map((event) => [event.harness, event.payload.event, event.payload.sessionID])).toEqual([
+      ['opencode', 'session.idle', 'ses_a'],
+      ['opencode', 'session.compacted', 'ses_a'],
+      ['opencode', 'session.idle', 'ses_b'],
+    ]);
+    expect(events.slice(0, 2).map((event) => event.occurred_at)).toEqual(stamps);
+    for (const event of events) expect(event.idempotency_key).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("takes over forward.sh's pid lock from a drainer that is gone", async () => {
+    const spoolDir = join(work, 'spool3');
+    mkdirSync(spoolDir, { recursive: true });
+    writeFileSync(join(spoolDir, `1700000000000000000.${'a'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
+    writeFileSync(join(spoolDir, '.drain.pid'), `${spawnSync('true').pid}\n`); // a dead drainer's, touched just now
+    server.requests.length = 0;
+    server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
+    const hooks = await loadPlugin({ MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: API_KEY, MEMORY_BANK_SPOOL: spoolDir });
+    await hooks['event']!({ event: { type: 'session.idle', properties: { sessionID: 'ses_c' } } });
+    await waitFor(() => spooled(spoolDir).length === 0 && !existsSync(join(spoolDir, '.drain.pid')));
+    expect(bodies('/v1/hooks/batch')).toHaveLength(1);
   });
 });

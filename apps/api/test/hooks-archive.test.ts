@@ -10,9 +10,20 @@ let s3: TestS3;
 let server: TestServer;
 let user: TestUser;
 
+/**
+ * The app's clock runs ahead by `ahead` ms: a test ages pending events by moving it, not by
+ * sleeping, and a slow machine cannot age them behind its back (the age is a minute).
+ */
+const MAX_AGE_MS = 60_000;
+let ahead = 0;
+const clock = { now: () => new Date(Date.now() + ahead) };
+const ageBeyondMaxAge = () => {
+  ahead += MAX_AGE_MS + 1000;
+};
+
 beforeAll(async () => {
   s3 = await startTestS3();
-  server = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: 300 }, ownDatabase: true });
+  server = await startTestServer({ env: s3.env('archive'), archiverOptions: { maxAgeMs: MAX_AGE_MS }, clock, ownDatabase: true });
   user = (await createTenant(server.services, server.url)).owner;
 });
 afterAll(async () => {
@@ -81,7 +92,7 @@ describe('sealing', () => {
     const workstreamId = await sessionOf(3);
     await server.archiver.runOnce();
     expect(await segmentKeys(workstreamId)).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    ageBeyondMaxAge();
     await server.archiver.runOnce();
     expect((await segmentKeys(workstreamId)).map((key) => key.split('/').pop())).toEqual(['0000000000000001-0000000000000003.jsonl']);
   });
@@ -91,7 +102,7 @@ describe('sealing', () => {
     await server.archiver.runOnce();
     // The first 256 are a full segment at once; the 44 after it wait for their age.
     expect((await segmentKeys(workstreamId)).map((key) => key.split('/').pop())[0]).toBe('0000000000000001-0000000000000256.jsonl');
-    await new Promise((resolve) => setTimeout(resolve, 350));
+    ageBeyondMaxAge();
     await server.archiver.runOnce();
     expect((await segmentKeys(workstreamId)).map((key) => key.split('/').pop())).toEqual([
       '0000000000000001-0000000000000256.jsonl',
@@ -227,6 +238,35 @@ describe('two API processes, one database and one bucket', () => {
       await mine.close();
     }
   });
+});
+
+describe('a live process storing a segment', () => {
+  it('keeps its claim by renewing a short lease, so others leave it alone', async () => {
+    const leaseMs = 3000;
+    const holder = await startTestServer({ env: s3.env('archive'), databaseUrl: server.config.DATABASE_URL, archiverOptions: { leaseMs } });
+    let storing: Promise<void> | undefined;
+    try {
+      const session = newSessionId();
+      let workstreamId = '';
+      for (const payload of claudeSession(session)) workstreamId = (await post(payload)).body.workstream_id;
+      s3.setDown(true, 'blackhole'); // the upload hangs: the holder is alive, just slow
+      storing = holder.archiver.runOnce();
+      const lease = async () => {
+        const [rows] = await server.database.pool.query('SELECT next_attempt_at AS until FROM archive_segments WHERE workstream_id = ? AND uploaded_at IS NULL', [workstreamId]);
+        return (rows as { until: Date }[])[0]?.until.getTime() ?? 0;
+      };
+      await expect.poll(lease, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
+      const claimedUntil = await lease();
+      // Renewed past two whole leases: without the heartbeat it would have lapsed after one.
+      await expect.poll(lease, { timeout: 20_000, interval: 100 }).toBeGreaterThan(claimedUntil + 2 * leaseMs);
+      const [due] = await server.database.pool.query('SELECT COUNT(*) AS n FROM archive_segments WHERE workstream_id = ? AND uploaded_at IS NULL AND next_attempt_at <= NOW(3)', [workstreamId]);
+      expect((due as { n: number }[])[0]!.n).toBe(0);
+    } finally {
+      s3.setDown(false);
+      await storing;
+      await holder.close();
+    }
+  }, 90_000);
 });
 
 describe('filesystem driver', () => {

@@ -215,6 +215,27 @@ describe('POST /v1/hooks/batch', () => {
     expect(replay.body.results.filter((r: { status: number }) => r.status === 202).every((r: { duplicate: boolean }) => r.duplicate)).toBe(true);
   });
 
+  it("records a batch item's occurred_at when its payload carries no time (a spooled event keeps when it happened)", async () => {
+    const session = newSessionId();
+    const happened = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+    const res = await user.api.post('/v1/hooks/batch', {
+      body: {
+        events: [
+          { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: 'spooled' }), occurred_at: happened },
+          { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: 'seconds' }), occurred_at: Math.trunc(happened / 1000) },
+          { harness: 'generic', payload: { session_id: session, event: 'note', text: 'own time', occurred_at: '2025-05-05T05:05:05Z' }, occurred_at: happened },
+          { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: 'bad time' }), occurred_at: 'yesterday' },
+        ],
+      },
+    });
+    expect(res.body.results.map((r: { status: number }) => r.status)).toEqual([202, 202, 202, 400]);
+    expect(res.body.results[3].errors[0].path).toBe('events.3.occurred_at');
+    const listed = await user.api.get(`/v1/workstreams/${res.body.results[0].workstream_id}/events?include_lifecycle=true`);
+    expect(listed.body.events.map((event: { occurred_at: string }) => event.occurred_at)).toEqual([new Date(happened).toISOString(), '2026-01-02T03:04:05.000Z']);
+    const generic = await user.api.get(`/v1/workstreams/${res.body.results[2].workstream_id}/events?include_lifecycle=true`);
+    expect(generic.body.events[0].occurred_at).toBe('2025-05-05T05:05:05.000Z'); // the payload's own time wins
+  });
+
   it('appends concurrent batches over the same sessions, in any order, without deadlocks or gaps', async () => {
     const sessions = Array.from({ length: 5 }, () => newSessionId());
     // Eight batches of 40 events spread over the five sessions, half of them in reverse

@@ -128,3 +128,56 @@ describe('a process killed with events pending', () => {
     expect((rows as Record<string, number>[])[0]).toMatchObject({ pending_count: 0, archived_through: 1 });
   });
 });
+
+describe('a process killed while storing segments', () => {
+  it('leaves its claims to the next process, which stores them within 10 s', async () => {
+    const s3 = await startTestS3();
+    const shared = { ...env, ...s3.env('crash') };
+    // Uploads hang: the first process claims segments and is stuck storing them when it dies.
+    s3.setDown(true, 'blackhole');
+    const first = await startService(shared);
+    let second: Awaited<ReturnType<typeof startService>> | undefined;
+    try {
+      const provisioned = await request(first.url, 'POST', '/v1/admin/orgs', { key: OPERATOR, body: { name: 'crash', owner: { email: 'crash@example.test' } } });
+      const key = provisioned.body.api_key.key as string;
+      const session = newSessionId();
+      let workstreamId = '';
+      for (let i = 0; i < 30; i++) {
+        const res = await request(first.url, 'POST', '/v1/hooks/claude-code', {
+          key,
+          body: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `claimed before the crash ${i}` }),
+          headers: { 'idempotency-key': `${session}-${i}` },
+        });
+        expect(res.status).toBe(202);
+        workstreamId = res.body.workstream_id;
+      }
+      // The session ends: the archiver claims its segment at once, then hangs uploading it.
+      await request(first.url, 'POST', '/v1/hooks/claude-code', { key, body: fixture('claude-code', 'session-end', { session_id: session }) });
+      const claimed = async () => {
+        const [rows] = await pool.query('SELECT object_key AS `key` FROM archive_segments WHERE workstream_id = ? AND uploaded_at IS NULL', [workstreamId]);
+        return (rows as { key: string }[]).map((row) => row.key);
+      };
+      await expect.poll(claimed, { timeout: 20_000, interval: 100 }).not.toEqual([]);
+      const keys = await claimed();
+
+      process.kill(-first.child.pid!, 'SIGKILL');
+      await new Promise((resolve) => first.child.once('exit', resolve));
+      s3.setDown(false);
+
+      second = await startService(shared);
+      const running = Date.now();
+      const stored = async () => {
+        const [rows] = await pool.query('SELECT COUNT(*) AS n FROM archive_segments WHERE object_key IN (?) AND uploaded_at IS NOT NULL', [keys]);
+        return (rows as { n: number }[])[0]!.n;
+      };
+      // Polled well past the bound, so a failure reports how late the claims were stored.
+      await expect.poll(stored, { timeout: 90_000, interval: 100 }).toBe(keys.length);
+      expect(Date.now() - running).toBeLessThanOrEqual(10_000);
+      expect((await s3.listKeys()).filter((objectKey) => objectKey.endsWith('.jsonl'))).toHaveLength(keys.length);
+    } finally {
+      if (second) await stopService(second.child);
+      if (first.child.exitCode === null && first.child.signalCode === null) process.kill(-first.child.pid!, 'SIGKILL');
+      await s3.stop();
+    }
+  }, 150_000);
+});

@@ -40,6 +40,18 @@ describe('POST /v1/memory with Idempotency-Key', () => {
     expect(await countMemories(tenant.owner, 'retried note')).toBe(1);
   });
 
+  it('a replayed save answers the redaction count of the first', async () => {
+    const key = freshKey();
+    const secret = `sk-ant-api03-${'Qx7'.repeat(31)}0001AA`;
+    const body = { content: `deploy key ${secret}`, contexts: [{ snippet: `pasted ${secret}` }] };
+    const first = await save(tenant.owner, body, key);
+    expect(first.status).toBe(201);
+    expect(first.body.redacted).toBe(2);
+    const again = await save(tenant.owner, body, key);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+  });
+
   it('without a key, two posts are two memories; two keys, two memories', async () => {
     const body = { content: 'twice without key' };
     expect((await save(tenant.owner, body)).status).toBe(201);

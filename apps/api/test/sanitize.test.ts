@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import { createSanitizer, MAX_STRING_BYTES, type Sanitized } from '../src/hooks/sanitize';
+import { SECRET_KINDS } from '../src/hooks/secret-patterns';
 import { ALL_SECRETS, embedSecrets, findSurvivingSecrets, SECRET_CORPUS, SECRET_FIELDS } from './fixtures/secrets';
 
 const sanitizer = createSanitizer();
@@ -20,15 +21,11 @@ function sanitizeText(text: string): Sanitized<string> {
   return result;
 }
 
-const KINDS = [
-  'bearer', 'openai_key', 'anthropic_key', 'stripe_key', 'github_token', 'aws_access_key_id', 'aws_secret_access_key',
-  'google_api_key', 'slack_token', 'jwt', 'private_key', 'url_credentials', 'assignment', 'authorization_header',
-  'api_key_header', 'private', 'memory_bank_key',
-];
 
 describe('secret corpus', () => {
   it('covers every kind with realistic contexts', () => {
-    expect(new Set(SECRET_CORPUS.map((sample) => sample.kind))).toEqual(new Set(KINDS));
+    expect(new Set(SECRET_CORPUS.map((sample) => sample.kind))).toEqual(new Set(SECRET_KINDS));
+    expect(SECRET_KINDS.length).toBeGreaterThanOrEqual(40);
     expect(SECRET_CORPUS.length + SECRET_FIELDS.length).toBeGreaterThanOrEqual(25);
     for (const sample of SECRET_CORPUS) expect(sample.context).toContain(sample.secret);
     expect(new Set(ALL_SECRETS).size).toBe(ALL_SECRETS.length);
@@ -63,7 +60,7 @@ describe('secret corpus', () => {
       tool_response: { interrupted: false, cache: { '[REDACTED:github_token]': 'valid', tokens: 1234 } },
     });
     expect(result.report.redactions.secret_field).toBe(2 * SECRET_FIELDS.length);
-    for (const kind of KINDS) expect(result.report.redactions[kind], kind).toBeGreaterThanOrEqual(1);
+    for (const kind of SECRET_KINDS) expect(result.report.redactions[kind], kind).toBeGreaterThanOrEqual(1);
     expectFixedPoint(result);
   });
 
@@ -370,6 +367,14 @@ describe('no false positives', () => {
     '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----',
     'password: string;\ntoken?: string;\nsecret: boolean = false',
     'aws_secret_access_key = <secret>\naws_access_key_id = $AWS_ACCESS_KEY_ID',
+    // Ids and hashes that share an alphabet (and sometimes a prefix) with tokens.
+    'mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V ws_01JD3W6Q8Z9K2M4N5P6R7S8T9V 01JD3W6Q8Z9K2M4N5P6R7S8T9V',
+    'sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 d41d8cd98f00b204e9800998ecf8427e',
+    'SKU 4711, SK-1234, SKETCH; 5f3a2b1c9d8e7f60a1b2c3d4e5f60718-usage, key-value store, key-3f2a9c1e',
+    'hf_hub_download(repo_id="gpt2") npm_config_cache=/tmp/npm lin_api_url dapi_client secret_santa_2025',
+    'git rev-parse HEAD -> 3f2a9c1e5b7d4a6f8e0c2b4d6f8a0c2e4b6d8f0a, tag v1.4.2-us1 on eu-west-1, us-east-2',
+    'hooks.slack.com/services is where webhooks live; discord.com/api/webhooks too; SG.prefix keys are SendGrid',
+    'pip install pypi-simple; glpat- tokens expire; dop_v1_ is DigitalOcean; EAAA starts Square tokens',
   ];
 
   it.each(CLEAN)('leaves %j alone', (text) => {
@@ -395,14 +400,19 @@ describe('no false positives', () => {
 });
 
 describe('performance', () => {
-  /** Best of three runs after a warm-up: the bound is on the sanitizer, not on a busy CI box. */
+  /**
+   * CPU milliseconds of the best of three runs after a warm-up. CPU time, not wall time:
+   * the bound is on the sanitizer's work, which a busy machine delays but does not grow
+   * (each test file runs in a process of its own).
+   */
   function fastest(run: () => unknown): number {
     run();
     let best = Infinity;
     for (let i = 0; i < 3; i++) {
-      const start = performance.now();
+      const start = process.cpuUsage();
       run();
-      best = Math.min(best, performance.now() - start);
+      const used = process.cpuUsage(start);
+      best = Math.min(best, (used.user + used.system) / 1000);
     }
     return best;
   }
@@ -471,6 +481,12 @@ describe('performance', () => {
     ['aws_secret_access_key=…', 'aws_secret_access_key='],
     ['ghp_…', 'ghp_'],
     ['whitespace', ' \n\t'],
+    ['dp.st.…', 'dp.st.'],
+    ['ops_eyJ/…', 'ops_eyJ/'],
+    ['ATATT3=…', 'ATATT3='],
+    ['hex-us…', `${'ab12'.repeat(8)}-us`],
+    ['abc1Q~…', 'abc1Q~'],
+    ['hooks.slack.com/services/…', 'hooks.slack.com/services/'],
   ])('stays bounded on 200 KB of %s', (_, unit) => {
     const text = unit.repeat(Math.ceil((200 * 1024) / unit.length));
     expect(fastest(() => sanitizer.sanitize(text))).toBeLessThan(300);

@@ -325,6 +325,9 @@ const MATRIX: MatrixRow[] = [
   },
   { route: 'POST /v1/org/members', call: (c) => c.post('/v1/org/members', { body: { email: `matrix-${Math.random()}@example.test`, role: 'member' } }), expect: users(201, 201, { member: 403 }) },
   { route: 'GET /v1/org/members', call: (c) => c.get('/v1/org/members'), expect: users(200, 200, { member: 403 }) },
+  { route: 'GET /v1/org', call: (c) => c.get('/v1/org'), expect: users(200, 200, { member: 403 }) },
+  // Sets the value the org already has: the other rows still run with redaction on.
+  { route: 'PATCH /v1/org', call: (c) => c.patch('/v1/org', { body: { redact_memory_secrets: true } }), expect: users(200, 200, { member: 403 }) },
   {
     route: 'DELETE /v1/org/members/{user_id}',
     call: async (c) => c.delete(`/v1/org/members/${(await org.addMember('member')).userId}`),

@@ -8,6 +8,7 @@ import {
   markSegmentStored,
   recordDeletionFailure,
   recordSegmentFailure,
+  renewSegmentLeases,
   segmentEvents,
   segmentState,
   workstreamManifestKey,
@@ -27,11 +28,17 @@ export interface ArchiverOptions {
   maxAgeMs: number;
   /** Workstreams sealed in parallel per tick. */
   concurrency: number;
-  /** An uploader that has not stored its claim by then is presumed dead; others retry. */
+  /**
+   * How long a claim is this process's alone. A live process renews the lease of every
+   * segment it is storing (a heartbeat every third of it), so a slow upload keeps its
+   * claim while a crashed process's claims fall due to any other process within leaseMs.
+   * Short on purpose: a second upload of the same segment is harmless (identical bytes,
+   * conditional put, idempotent bookkeeping) and membership was fixed when it was claimed.
+   */
   leaseMs: number;
 }
 
-export const DEFAULT_ARCHIVER_OPTIONS: ArchiverOptions = { intervalMs: 1000, maxAgeMs: 5000, concurrency: 4, leaseMs: 60_000 };
+export const DEFAULT_ARCHIVER_OPTIONS: ArchiverOptions = { intervalMs: 1000, maxAgeMs: 5000, concurrency: 4, leaseMs: 5000 };
 
 const RETRY_BASE_MS = 1000;
 const MANIFEST_MEMO = 10_000;
@@ -74,6 +81,27 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = true;
+
+  /** Segments this process has claimed or leased and not finished with: the heartbeat renews their leases. */
+  const held = new Set<string>();
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  function hold(claims: SegmentClaim[]): void {
+    for (const claim of claims) held.add(claim.key);
+    if (held.size === 0 || heartbeat !== undefined) return;
+    heartbeat = setInterval(() => {
+      const until = new Date(clock.now().getTime() + options.leaseMs);
+      renewSegmentLeases(db, [...held], until).catch((error: unknown) => logger.warn({ err: describe(error) }, 'archive lease not renewed'));
+    }, Math.max(1, Math.floor(options.leaseMs / 3)));
+    heartbeat.unref();
+  }
+
+  function release(key: string): void {
+    held.delete(key);
+    if (held.size > 0 || heartbeat === undefined) return;
+    clearInterval(heartbeat);
+    heartbeat = undefined;
+  }
 
   /** Workstreams whose manifest this process has stored (bounded; forgetting only costs a check). */
   const manifestsStored = new Set<string>();
@@ -119,9 +147,12 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
         manifestsStored.delete(claim.workstreamId);
       }
     } catch (error) {
+      release(claim.key); // before the backoff is recorded, so no heartbeat shortens it
       const retryAt = new Date(clock.now().getTime() + backoff(attempts));
       await recordSegmentFailure(db, claim.key, { error: describe(error), retryAt }).catch(() => undefined);
       logger.warn({ segment: claim.key, attempts: attempts + 1, retry_at: retryAt.toISOString(), err: describe(error) }, 'segment not stored yet');
+    } finally {
+      release(claim.key);
     }
   }
 
@@ -134,6 +165,7 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
       maxSegments: 8,
       leaseUntil: new Date(now.getTime() + options.leaseMs),
     });
+    hold(claims);
     for (const claim of claims) await storeSegment(claim);
   }
 
@@ -169,6 +201,7 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
   async function tick(force = false): Promise<void> {
     const now = clock.now();
     const retries = await leaseUnstoredSegments(db, { now, leaseMs: options.leaseMs, limit: 32 });
+    hold(retries);
     await inParallel(retries, options.concurrency, storeSegment);
     for (;;) {
       const due = await dueForSealing(db, { olderThan: new Date(clock.now().getTime() - options.maxAgeMs), limit: 64, all: force });

@@ -5,6 +5,7 @@ import { AppError } from '../errors';
 import type { Clock } from '../services/deps';
 import { IDEMPOTENCY_KEY_PATTERN } from '../services/idempotency';
 import { HARNESS_ADAPTERS } from './adapters';
+import { parseTimestamp } from './adapters/text';
 import { canonicalJson, sha256Hex } from './canonical';
 import { createGroupCommit } from './group-commit';
 import type { Sanitizer } from './sanitize';
@@ -20,6 +21,11 @@ export interface HookDelivery {
   harness: Harness;
   payload: unknown;
   idempotencyKey?: string;
+  /**
+   * When the client received the event (a batch item's occurred_at: a spooling forwarder
+   * sends it later), used when the payload itself carries no time. Epoch s/ms or ISO 8601.
+   */
+  occurredAt?: string | number;
 }
 
 export interface HookReceipt {
@@ -95,8 +101,19 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
       }
       throw error;
     }
+    let clientTime: Date | null = null;
+    if (delivery.occurredAt !== undefined) {
+      clientTime = parseTimestamp(delivery.occurredAt);
+      if (clientTime === null) {
+        const timePath = path.replace(/payload$/, 'occurred_at');
+        throw new AppError('validation_failed', 'occurred_at must be epoch seconds or milliseconds, or an ISO 8601 time, between 2000 and 2100', {
+          errors: [{ path: timePath, message: 'Not a time between 2000 and 2100' }],
+        });
+      }
+    }
     const payloadSha256 = sha256Hex(canonical);
-    const occurredAt = adapted.occurredAt && Number.isFinite(adapted.occurredAt.getTime()) ? adapted.occurredAt : receivedAt;
+    // The payload's own time first (it knows best), then the client's, then arrival.
+    const occurredAt = adapted.occurredAt && Number.isFinite(adapted.occurredAt.getTime()) ? adapted.occurredAt : (clientTime ?? receivedAt);
     return {
       session: { harness, nativeSessionId: adapted.nativeSessionId, ...adapted.session },
       draft: {

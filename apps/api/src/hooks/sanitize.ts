@@ -126,6 +126,11 @@ export function createSanitizer(options: { extraPatterns?: readonly RedactionPat
   };
 }
 
+/** How many `[REDACTED:<kind>]` markers a text carries. */
+export function countRedactionMarkers(text: string): number {
+  return text.includes('[REDACTED:') ? [...text.matchAll(MARKER_KINDS)].length : 0;
+}
+
 /**
  * Counts the markers a sanitization added, which is what the value carries: a secret
  * in a cut-away middle leaves none, a marker swallowed by a wider redaction neither.
@@ -195,8 +200,13 @@ function applyRule(text: string, rule: SecretRule): string {
       pattern.lastIndex = match.index + 1;
       continue;
     }
-    const [replaced, end] = typeof replacement === 'string' ? [replacement, match.index + match[0].length] : replacement;
-    parts.push(text.slice(copied, match.index), replaced);
+    const [replaced, end, start = match.index] = typeof replacement === 'string' ? [replacement, match.index + match[0].length] : replacement;
+    if (start < copied) {
+      // It would reach back into the previous replacement.
+      pattern.lastIndex = match.index + 1;
+      continue;
+    }
+    parts.push(text.slice(copied, start), replaced);
     copied = end;
     pattern.lastIndex = end;
   }

@@ -7,12 +7,18 @@
  * previous character cannot belong to the token (so a long run is tried once, not at each
  * of its characters), and no quantified group can match the same text two ways.
  */
+import { TOKEN_FORMATS } from './token-formats';
 
 /**
  * Replaces one match (build markers with `marker`), or returns null to leave it alone.
- * A `[text, end]` pair replaces `input` from the match's start up to `end` instead.
+ * A `[text, end]` pair replaces `input` from the match's start up to `end` instead, and
+ * `[text, end, start]` from `start` (at or before the match; never before the previous
+ * replacement's end).
  */
-export type Replacer = (match: RegExpExecArray, input: string) => string | readonly [text: string, end: number] | null;
+export type Replacer = (
+  match: RegExpExecArray,
+  input: string,
+) => string | readonly [text: string, end: number] | readonly [text: string, end: number, start: number] | null;
 
 export interface SecretRule {
   kind: string;
@@ -91,15 +97,68 @@ export function isPlaceholder(raw: string): boolean {
 // escaped line break may: text often arrives JSON-encoded inside a string (`…\nghp_…`).
 // (Two lookbehinds rather than an alternation: irregexp scans much faster.)
 const NOT_ESCAPED_BREAK = String.raw`(?<!(?<!\\)[nrt])`;
-const B = `(?<![A-Za-mo-qsu-z0-9_-])${NOT_ESCAPED_BREAK}`;
 /** `\b` before a word, with the same allowance, for caseless patterns (`A-Z` would fold to `n`). */
 const W = `(?<![A-MO-QSU-Za-mo-qsu-z0-9_])${NOT_ESCAPED_BREAK}`;
 
-const token = (kind: string, pattern: RegExp, triggers: readonly string[], replace?: Replacer): SecretRule =>
-  replace ? { kind, pattern, triggers, replace } : { kind, pattern, triggers };
+/** The same rule as a check, for the token scan: what precedes `at` cannot belong to a token. */
+function startsToken(text: string, at: number): boolean {
+  if (at === 0) return true;
+  const previous = text.charCodeAt(at - 1);
+  if (!isTokenChar(previous)) return true;
+  return (previous === 0x6e || previous === 0x72 || previous === 0x74) && text.charCodeAt(at - 2) === 0x5c;
+}
 
-// `sk-` slugs such as `sk-fading-circle-spinner-css` have no digit and no capital letter.
-const looksRandom: Replacer = (m) => (/[0-9A-Z]/.test(m[0].slice(3)) ? marker('openai_key') : null);
+// [A-Za-z0-9_-]
+const isTokenChar = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d;
+
+interface CompiledFormat {
+  kind: string;
+  sticky: RegExp;
+  back: number;
+  accept?: (token: string) => boolean;
+}
+
+const escapeLiteral = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+// Per prefix, the formats to try where it occurs: its own, then those of any shorter prefix
+// it starts with (at `sk-ant-`, Anthropic, then OpenAI, which refuses it).
+const FORMATS_AT = new Map<string, CompiledFormat[]>();
+{
+  const byPrefix = new Map<string, CompiledFormat[]>();
+  for (const format of TOKEN_FORMATS) {
+    const compiled: CompiledFormat = {
+      kind: format.kind,
+      sticky: new RegExp(format.pattern.source, 'y'),
+      back: format.back ?? 0,
+      ...(format.accept ? { accept: format.accept } : {}),
+    };
+    for (const prefix of format.prefixes) byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), compiled]);
+  }
+  const prefixes = [...byPrefix.keys()].sort((a, b) => b.length - a.length);
+  for (const prefix of prefixes) {
+    FORMATS_AT.set(prefix, prefixes.filter((other) => prefix.startsWith(other)).flatMap((other) => byPrefix.get(other) ?? []));
+  }
+}
+// Longest first, so the alternation reports the most specific prefix at a position.
+const PREFIX_SCAN = new RegExp([...FORMATS_AT.keys()].map(escapeLiteral).join('|'), 'g');
+
+const tokenAt: Replacer = (m, input) => {
+  const formats = FORMATS_AT.get(m[0]) ?? [];
+  for (const format of formats) {
+    const start = m.index - format.back;
+    if (start < 0 || !startsToken(input, start)) continue;
+    format.sticky.lastIndex = start;
+    const found = format.sticky.exec(input);
+    if (found === null || (format.accept && !format.accept(found[0]))) continue;
+    // The token may begin before the prefix: give back what was already copied.
+    return [marker(format.kind), start + found[0].length, start] as const;
+  }
+  return null;
+};
+
+/** Every prefixed token format (token-formats.ts) in one pass. */
+const TOKEN_SCAN: SecretRule = { kind: 'token', pattern: PREFIX_SCAN, triggers: [], replace: tokenAt };
 
 const PEM_BODY = String.raw`[A-Za-z0-9+/=\s\\:,.]*(?:-(?!----)[A-Za-z0-9+/=\s\\:,.]*)*`;
 const PEM_LABEL = '[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----';
@@ -196,11 +255,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     triggers: ['PRIVATE KEY'],
     multiline: true,
   },
-  token('anthropic_key', new RegExp(`${B}sk-ant-[A-Za-z0-9_-]{20,}`, 'g'), ['sk-ant-']),
-  token('openai_key', new RegExp(`${B}sk-(?!ant-)[A-Za-z0-9_-]{20,}`, 'g'), ['sk-'], looksRandom),
-  token('stripe_key', new RegExp(`${B}(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})`, 'g'), ['_live_', '_test_', 'whsec_']),
-  token('github_token', new RegExp(`${B}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{20,})`, 'g'), ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_']),
-  token('aws_access_key_id', new RegExp(`${B}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`, 'g'), ['AKIA', 'ASIA', 'ABIA', 'ACCA']),
+  TOKEN_SCAN,
   {
     kind: 'aws_secret_access_key',
     pattern: new RegExp(String.raw`((?:aws[ _-]?)?secret[ _-]?access[ _-]?key)(${SEP}\\*["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`, 'gi'),
@@ -208,10 +263,6 @@ export const SECRET_RULES: readonly SecretRule[] = [
     caseless: true,
     replace: keepGroups('aws_secret_access_key', 2),
   },
-  token('google_api_key', new RegExp(`${B}AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`, 'g'), ['AIza']),
-  token('slack_token', new RegExp(`${B}xox[abposr]-[A-Za-z0-9-]{10,}`, 'g'), ['xox']),
-  token('jwt', new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]*`, 'g'), ['eyJ']),
-  token('memory_bank_key', new RegExp(`${B}mbk_[A-Za-z0-9_-]{40}(?![A-Za-z0-9_-])`, 'g'), ['mbk_']),
   {
     // Keeps scheme, user and host; a password may contain a raw `@`, so the last one ends it.
     kind: 'url_credentials',
@@ -250,4 +301,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
     caseless: true,
     replace: assignment,
   },
+];
+
+/** Every kind a built-in rule can write into a marker (`[REDACTED:<kind>]`). */
+export const SECRET_KINDS: readonly string[] = [
+  ...new Set([...SECRET_RULES.filter((rule) => rule !== TOKEN_SCAN).map((rule) => rule.kind), ...TOKEN_FORMATS.map((format) => format.kind)]),
 ];

@@ -63,6 +63,8 @@ const WARN_EVERY_MS = 30_000;
 export interface RedisBucketStoreOptions {
   /** Namespace of the bucket keys (tests isolate themselves with their own). */
   prefix?: string;
+  /** How long a request may wait for Redis (default TIMEOUT_MS); tests of the buckets themselves wait longer on a loaded machine. */
+  timeoutMs?: number;
 }
 
 function parseReply(reply: unknown, count: number): TakeOutcome {
@@ -83,12 +85,13 @@ function parseReply(reply: unknown, count: number): TakeOutcome {
  */
 export function createRedisBucketStore(url: string, logger: Logger, options: RedisBucketStoreOptions = {}): BucketStore {
   const prefix = options.prefix ?? 'memory-bank:rl:';
+  const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const client = new Redis(url, {
     lazyConnect: true,
     // Commands fail at once while disconnected instead of queueing behind a dead link.
     enableOfflineQueue: false,
-    connectTimeout: TIMEOUT_MS,
-    commandTimeout: TIMEOUT_MS,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
     maxRetriesPerRequest: 1,
   });
   client.defineCommand('memoryBankTakeTokens', { lua: TAKE_TOKENS });
@@ -115,7 +118,7 @@ export function createRedisBucketStore(url: string, logger: Logger, options: Red
   const awaitConnecting = async () => {
     if (!connecting) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([connecting, new Promise<void>((resolve) => (timer = setTimeout(resolve, TIMEOUT_MS)))]);
+    await Promise.race([connecting, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
     clearTimeout(timer);
   };
 

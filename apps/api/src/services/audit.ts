@@ -21,6 +21,7 @@ export function operatorActor(requestId: string): AuditActor {
 export type AuditAction =
   | 'org.create'
   | 'org.delete'
+  | 'org.update'
   | 'member.add'
   | 'member.remove'
   | 'member.purge'

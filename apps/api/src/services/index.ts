@@ -8,6 +8,7 @@ import { createAuditService } from './audit';
 import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createMemoryService } from './memory';
+import { createMemoryRedaction } from './memory-redaction';
 import { createOrgService } from './orgs';
 import { createSystemService } from './system';
 import { createTeamService } from './team';
@@ -23,7 +24,7 @@ export interface ArchiveDeps {
 
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
-  const memory = createMemoryService(deps);
+  const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
   return {
     apiKeys,
     authentication: createAuthentication(apiKeys, oidc),

@@ -26,6 +26,7 @@ import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
 import type { ServiceDeps } from './deps';
 import { createIdempotencyService, type IdempotentOutcome } from './idempotency';
+import { redactionMarkersIn, type MemoryRedaction } from './memory-redaction';
 import { memoryEtag, requireIfMatch } from './preconditions';
 
 export interface NewContextInput {
@@ -49,6 +50,9 @@ export interface MemoryChange {
   tags?: string[];
 }
 
+/** A memory as saved, with how many secrets in its content and contexts were redacted. */
+export type SavedMemory = MemoryRecord & { redacted: number };
+
 export interface MemoryListPage {
   memories: MemoryRecord[];
   nextCursor: string | null;
@@ -66,7 +70,7 @@ function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
 }
 
-export function createMemoryService(deps: ServiceDeps) {
+export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedaction) {
   const { db, clock, config } = deps;
   const idempotency = createIdempotencyService(deps);
 
@@ -84,20 +88,21 @@ export function createMemoryService(deps: ServiceDeps) {
      * The server decides the source; the scope is the caller's `user` unless an admin or
      * owner asks for `org`.
      */
-    create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<MemoryRecord> {
+    async create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<SavedMemory> {
       const scope = input.scope ?? 'user';
       if (scope === 'org' && !hasAdminPowers(principal)) {
         throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can save org-shared memories');
       }
+      const { value: kept, redacted } = await redaction.redact(principal, { content: input.content, contexts: input.contexts ?? [] });
       const now = clock.now();
       const memory = {
         id: newId('memory', now),
         scope,
         source,
-        content: input.content.trim(),
+        content: kept.content.trim(),
         tags: normaliseTags(input.tags),
         createdAt: now,
-        contexts: (input.contexts ?? []).map((context) => ({
+        contexts: kept.contexts.map((context) => ({
           id: newId('memoryContext', now),
           snippet: context.snippet.trim(),
           citation: context.citation ?? null,
@@ -111,10 +116,13 @@ export function createMemoryService(deps: ServiceDeps) {
         await checkQuota(tx, principal);
         return insertMemory(tx, ownerScope(principal), memory);
       };
-      if (transaction) return write(transaction);
       // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
-      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) return insertMemory(db, ownerScope(principal), memory);
-      return inTransaction(db, write);
+      const saved = transaction
+        ? await write(transaction)
+        : memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0
+          ? await insertMemory(db, ownerScope(principal), memory)
+          : await inTransaction(db, write);
+      return { ...saved, redacted };
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {
@@ -144,9 +152,11 @@ export function createMemoryService(deps: ServiceDeps) {
     },
 
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
-    async update(principal: Principal, id: string, change: MemoryChange, preconditions: WritePreconditions = {}): Promise<MemoryRecord> {
+    async update(principal: Principal, id: string, change: MemoryChange, preconditions: WritePreconditions = {}): Promise<SavedMemory> {
       if (!isId('memory', id)) throw notFound('Memory');
-      return db.transaction(async (tx) => {
+      const { value: content, redacted } =
+        change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal, change.content);
+      const updated = await db.transaction(async (tx) => {
         const current = await lockVisibleMemory(tx, ownerScope(principal), id);
         if (!current) throw notFound('Memory');
         if (current.scope === 'org' && !hasAdminPowers(principal)) {
@@ -154,11 +164,12 @@ export function createMemoryService(deps: ServiceDeps) {
         }
         requireIfMatch(preconditions.ifMatch, memoryEtag(current));
         return writeMemoryChange(tx, current, {
-          content: change.content?.trim(),
+          content: content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
           updatedAt: clock.now(),
         });
       });
+      return { ...updated, redacted };
     },
 
     /**
@@ -203,13 +214,18 @@ export function createMemoryService(deps: ServiceDeps) {
      * `create` behind an Idempotency-Key: the first request with the key saves; a retry with
      * the same body answers the memory it saved (replayed); another body is a 422.
      */
-    createOnce(principal: Principal, input: NewMemoryInput, source: MemorySource, key: string): Promise<IdempotentOutcome<MemoryRecord>> {
+    createOnce(principal: Principal, input: NewMemoryInput, source: MemorySource, key: string): Promise<IdempotentOutcome<SavedMemory>> {
       return idempotency.once(principal, { key, operation: 'postMemory', request: input }, {
         perform: async (tx) => {
           const memory = await memoryService.create(principal, input, source, tx);
           return { status: 201, resultId: memory.id, result: memory };
         },
-        replay: (id) => memoryService.get(principal, id),
+        // Only ids are kept, so a replay re-reads the memory; `redacted` is then the
+        // markers it carries, which is what the first answer counted.
+        replay: async (id) => {
+          const memory = await memoryService.get(principal, id);
+          return { ...memory, redacted: redactionMarkersIn(memory) };
+        },
       });
     },
   };

@@ -4,9 +4,12 @@ import {
   insertUser,
   isDuplicateKey,
   isId,
+  lockOrg,
   newId,
+  updateOrgSettings,
   type OrgScope,
   type OrgRow,
+  type OrgSettings,
   type Role,
   type UserRow,
 } from '@memory-bank/db';
@@ -93,6 +96,33 @@ export function createOrgService({ db, clock }: ServiceDeps, apiKeys: ApiKeyServ
         throw new AppError('forbidden', 'Only an owner can make another owner');
       }
       return createMember(principal, input, actorOf(principal));
+    },
+
+    /** The caller's org and its settings. Admins and owners. */
+    async get(principal: Principal): Promise<OrgRow> {
+      if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can read org settings');
+      const org = await findOrg(db, principal);
+      if (!org) throw notFound('Org');
+      return org;
+    },
+
+    /** Changes org settings; each change is audited (`org.update`, the new value in `counts`). */
+    updateSettings(principal: Principal, change: Partial<OrgSettings>): Promise<OrgRow> {
+      if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can change org settings');
+      return db.transaction(async (tx) => {
+        const org = await lockOrg(tx, principal);
+        if (!org) throw notFound('Org');
+        const redactMemorySecrets = change.redactMemorySecrets ?? org.redactMemorySecrets;
+        if (redactMemorySecrets === org.redactMemorySecrets) return org;
+        await updateOrgSettings(tx, principal, { redactMemorySecrets });
+        await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
+          action: 'org.update',
+          targetType: 'org',
+          targetId: principal.orgId,
+          counts: { redact_memory_secrets: redactMemorySecrets ? 1 : 0 },
+        });
+        return { ...org, redactMemorySecrets };
+      });
     },
 
     /** Operator (CLI): adds a member to any org. */

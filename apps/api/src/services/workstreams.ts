@@ -12,7 +12,6 @@ import {
   type EventKind,
   type Harness,
   type LedgerEvent,
-  type MemoryRecord,
   type MemorySource,
   type ScoredLedgerEvent,
   type WorkstreamCursor,
@@ -25,7 +24,7 @@ import { ownerScope, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ServiceDeps } from './deps';
-import type { MemoryService } from './memory';
+import type { MemoryService, SavedMemory } from './memory';
 
 export interface ToolAction {
   toolUseId: string | null;
@@ -124,7 +123,7 @@ export function createWorkstreamService(
       sequence: number,
       input: { content?: string; tags?: string[] },
       source: MemorySource,
-    ): Promise<MemoryRecord> {
+    ): Promise<SavedMemory> {
       await visible(principal, id);
       const event = await findWorkstreamEvent(db, ownerScope(principal), id, sequence);
       if (!event) throw notFound('Event');

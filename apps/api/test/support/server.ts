@@ -22,6 +22,8 @@ export interface TestServerOptions {
   /** Run the background archiver (default false: tests drive it with archiver.runOnce()). */
   startArchiver?: boolean;
   archiverOptions?: AppDeps['archiverOptions'];
+  /** The app's clock (default: the system's), e.g. one a test moves forward instead of sleeping. */
+  clock?: AppDeps['clock'];
   /** Environment overrides, parsed by the real config loader. */
   env?: Record<string, string>;
   /** Defaults to the run's shared, migrated database. */
@@ -49,6 +51,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     logger: options.logger ?? createLogger(config),
     ...(options.archiverOptions ? { archiverOptions: options.archiverOptions } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   if (options.startArchiver) built.archiver.start();
   options.extend?.(built.app);

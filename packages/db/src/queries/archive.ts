@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type Harness, type WorkstreamRow } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
@@ -241,6 +241,19 @@ export async function leaseUnstoredSegments(db: Database, options: { now: Date; 
     if (result.affectedRows > 0) leased.push(segment);
   }
   return leased;
+}
+
+/**
+ * Extends the lease on segments a live process is still storing (its heartbeat), so the
+ * lease can be short: a crashed process's claims fall due a few seconds later. Only ever
+ * pushes nextAttemptAt later, so a backoff the holder recorded meanwhile is kept.
+ */
+export async function renewSegmentLeases(ex: Executor, keys: string[], until: Date): Promise<void> {
+  if (keys.length === 0) return;
+  await ex
+    .update(archiveSegments)
+    .set({ nextAttemptAt: until })
+    .where(and(inArray(archiveSegments.key, keys), isNull(archiveSegments.uploadedAt), lt(archiveSegments.nextAttemptAt, until)));
 }
 
 export async function recordSegmentFailure(ex: Executor, key: string, failure: { error: string; retryAt: Date }): Promise<void> {

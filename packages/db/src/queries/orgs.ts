@@ -3,9 +3,30 @@ import type { Executor } from '../client';
 import { apiKeys, auditEvents, memory, memoryContext, orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 
-export async function insertOrg(ex: Executor, org: OrgRow): Promise<OrgRow> {
-  await ex.insert(orgs).values(org);
-  return org;
+export type NewOrg = Pick<OrgRow, 'id' | 'name' | 'createdAt'> & Partial<Pick<OrgRow, 'redactMemorySecrets'>>;
+
+export async function insertOrg(ex: Executor, org: NewOrg): Promise<OrgRow> {
+  const row: OrgRow = { redactMemorySecrets: true, ...org };
+  await ex.insert(orgs).values(row);
+  return row;
+}
+
+/** Whether secrets in the org's memories are redacted on save (the org setting; true for a missing org). */
+export async function orgRedactsMemorySecrets(ex: Executor, org: OrgScope): Promise<boolean> {
+  const [row] = await ex.select({ redact: orgs.redactMemorySecrets }).from(orgs).where(eq(orgs.id, org.orgId));
+  return row?.redact ?? true;
+}
+
+/** Locks the org row for a settings change in the same transaction. */
+export async function lockOrg(ex: Executor, org: OrgScope): Promise<OrgRow | null> {
+  const [row] = await ex.select().from(orgs).where(eq(orgs.id, org.orgId)).for('update');
+  return row ?? null;
+}
+
+export type OrgSettings = Pick<OrgRow, 'redactMemorySecrets'>;
+
+export async function updateOrgSettings(ex: Executor, org: OrgScope, settings: OrgSettings): Promise<void> {
+  await ex.update(orgs).set(settings).where(eq(orgs.id, org.orgId));
 }
 
 export type NewUser = Pick<UserRow, 'id' | 'email' | 'role' | 'createdAt'> & Partial<Pick<UserRow, 'oidcIssuer' | 'oidcSubject'>>;

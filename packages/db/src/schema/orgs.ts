@@ -1,4 +1,4 @@
-import { index, mysqlEnum, mysqlTable, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
+import { boolean, index, mysqlEnum, mysqlTable, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, timestamp } from './columns';
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
@@ -8,6 +8,8 @@ export const orgs = mysqlTable('orgs', {
   id: idColumn('id').primaryKey(),
   name: varchar('name', { length: 200 }).notNull(),
   createdAt: timestamp('created_at').notNull(),
+  /** Secrets in memory content and contexts are redacted on save and update (an admin may turn it off). */
+  redactMemorySecrets: boolean('redact_memory_secrets').notNull().default(true),
 });
 
 export const users = mysqlTable(

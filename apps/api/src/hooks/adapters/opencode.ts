@@ -21,8 +21,10 @@
  *     "properties": { … }                                 // bus events: OpenCode's own properties
  *   }
  *
- * Also accepted: a raw bus event `{ "type": "session.idle", "properties": { "sessionID": … } }`
- * or the event hook's argument `{ "event": { "type", "properties" } }`; the session id is then
+ * Also accepted: the Claude-shaped events some other plugins emit — the name in
+ * `hook_event_name` (or `hook_event`) when `event` is absent, the session in `session_id`,
+ * the directory in `cwd`, the other fields rendered as the event's content; a raw bus
+ * event `{ "type": "session.idle", "properties": { "sessionID": … } }` or the event hook's argument `{ "event": { "type", "properties" } }`; the session id is then
  * read from `properties.sessionID`, `properties.info.sessionID` (messages),
  * `properties.part.sessionID` (parts) or `properties.info.id` (session.* events).
  */
@@ -32,16 +34,25 @@ import { isRecord, parseTimestamp, renderFields, str, toolCallContent, toolResul
 
 type Properties = Record<string, unknown>;
 
+/** The keys that name and place a Claude-shaped event, left out of its rendered fields. */
+const CLAUDE_SHAPE_KEYS = new Set(['hook_event_name', 'hook_event', 'session_id', 'sessionID', 'cwd', 'transcript_path', 'time']);
+
 function eventOf(payload: HookPayload): { name: unknown; properties: Properties } {
   const event = payload.event;
   if (isRecord(event)) {
     return { name: event.type, properties: isRecord(event.properties) ? event.properties : {} };
+  }
+  if (event === undefined && (payload.hook_event_name !== undefined || payload.hook_event !== undefined)) {
+    // Other OpenCode plugins emit Claude-shaped events: their own fields are the event's.
+    const properties = isRecord(payload.properties) ? payload.properties : Object.fromEntries(Object.entries(payload).filter(([key]) => !CLAUDE_SHAPE_KEYS.has(key)));
+    return { name: payload.hook_event_name ?? payload.hook_event, properties };
   }
   return { name: event ?? payload.type, properties: isRecord(payload.properties) ? payload.properties : {} };
 }
 
 function sessionIdOf(payload: HookPayload, name: unknown, properties: Properties): unknown {
   if (payload.sessionID !== undefined) return payload.sessionID;
+  if (payload.session_id !== undefined) return payload.session_id; // Claude-shaped events from other plugins
   const info = isRecord(properties.info) ? properties.info : undefined;
   const part = isRecord(properties.part) ? properties.part : undefined;
   return (
@@ -181,7 +192,7 @@ export const opencodeAdapter: HarnessAdapter = (payload): AdaptedEvent => {
     nativeSessionId,
     eventName,
     occurredAt: parseTimestamp(payload.time),
-    session: sessionFacts({ cwd: payload.directory ?? (eventName.startsWith('session.') ? info.directory : undefined), model: modelOf(payload) }),
+    session: sessionFacts({ cwd: payload.directory ?? payload.cwd ?? (eventName.startsWith('session.') ? info.directory : undefined), model: modelOf(payload) }),
   };
   return buildEvent(base, parts(payload, eventName, event.properties));
 };

@@ -15,6 +15,13 @@ const BatchBody = z
           harness: HarnessSchema,
           payload: z.unknown().openapi({ type: 'object', description: 'The hook payload, as for POST /v1/hooks/{harness} (≤ 1 MiB).' }),
           idempotency_key: z.string().optional().openapi({ description: 'As the Idempotency-Key header of a single post.' }),
+          occurred_at: z
+            .union([z.number(), z.string()])
+            .optional()
+            .openapi({
+              description:
+                "When the event happened (epoch seconds or milliseconds, or ISO 8601), for clients that spool: used when the payload carries no time of its own (Claude Code's and Codex's carry none), instead of the time the batch arrived.",
+            }),
         }),
       )
       .min(1)
@@ -57,7 +64,12 @@ export function registerPostHooksBatch(app: ApiApp) {
     const { events } = c.req.valid('json');
     const results = await c.var.services.hooks.ingestBatch(
       c.var.principal,
-      events.map((event) => ({ harness: event.harness, payload: event.payload, ...(event.idempotency_key !== undefined ? { idempotencyKey: event.idempotency_key } : {}) })),
+      events.map((event) => ({
+        harness: event.harness,
+        payload: event.payload,
+        ...(event.idempotency_key !== undefined ? { idempotencyKey: event.idempotency_key } : {}),
+        ...(event.occurred_at !== undefined ? { occurredAt: event.occurred_at } : {}),
+      })),
     );
     return c.json({ results }, 200);
   });

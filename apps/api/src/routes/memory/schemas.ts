@@ -131,6 +131,17 @@ const memoryFields = {
 
 export const MemorySchema = z.object(memoryFields).openapi('Memory');
 
+/** What a save or an update answers: the memory, and how many secrets were kept out of it. */
+export const SavedMemorySchema = z
+  .object({
+    ...memoryFields,
+    redacted: z.number().int().min(0).openapi({
+      description:
+        "How many secrets in `content` and the contexts (snippets, citations) this request replaced with `[REDACTED:<kind>]` before storing. 0 when the org turned redaction off (`redact_memory_secrets`).",
+    }),
+  })
+  .openapi('SavedMemory');
+
 export const SearchResultSchema = z
   .object({ ...memoryFields, score: z.number().openapi({ description: 'FULLTEXT relevance; higher is better.' }) })
   .openapi('MemorySearchResult');
@@ -159,6 +170,10 @@ export function toMemoryResponse(record: MemoryRecord): z.infer<typeof MemorySch
     created_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),
   };
+}
+
+export function toSavedMemoryResponse(saved: MemoryRecord & { redacted: number }): z.infer<typeof SavedMemorySchema> {
+  return { ...toMemoryResponse(saved), redacted: saved.redacted };
 }
 
 export function toSearchResult(record: ScoredMemoryRecord): z.infer<typeof SearchResultSchema> {

@@ -3,7 +3,7 @@ import { problemResponses } from '../../http/problems';
 import { IfMatchHeaders, etagResponseHeader } from '../../http/preconditions';
 import { authedRoute } from '../../http/route';
 import { memoryEtag } from '../../services/preconditions';
-import { MemoryIdParams, MemorySchema, UpdateMemoryBody, toMemoryResponse } from './schemas';
+import { MemoryIdParams, SavedMemorySchema, UpdateMemoryBody, toSavedMemoryResponse } from './schemas';
 
 export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   method: 'patch',
@@ -11,14 +11,14 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'patchMemoryById',
   tags: ['Memory'],
   summary: 'Update a memory',
-  description: 'Corrects a memory: replaces its content and/or tags (contexts are kept); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).',
+  description: 'Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).',
   request: {
     params: MemoryIdParams,
     headers: IfMatchHeaders,
     body: { required: true, content: { 'application/json': { schema: UpdateMemoryBody } } },
   },
   responses: {
-    200: { description: 'The updated memory.', headers: etagResponseHeader, content: { 'application/json': { schema: MemorySchema } } },
+    200: { description: 'The updated memory.', headers: etagResponseHeader, content: { 'application/json': { schema: SavedMemorySchema } } },
     ...problemResponses(400, 401, 403, 404, 412, 413, 415),
   },
 });
@@ -29,6 +29,6 @@ export function registerPatchMemoryById(app: ApiApp) {
       ifMatch: c.req.valid('header')['if-match'],
     });
     c.header('ETag', memoryEtag(memory));
-    return c.json(toMemoryResponse(memory), 200);
+    return c.json(toSavedMemoryResponse(memory), 200);
   });
 }

@@ -36,6 +36,9 @@ export const OrgSchema = z
     id: z.string().openapi({ example: 'org_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
     name: z.string(),
     created_at: z.string().openapi({ format: 'date-time' }),
+    redact_memory_secrets: z.boolean().openapi({
+      description: 'Secrets in memory content and contexts are replaced with `[REDACTED:<kind>]` on save and update (default `true`).',
+    }),
   })
   .openapi('Org');
 
@@ -50,5 +53,5 @@ export function toUserResponse(user: UserRow): z.infer<typeof UserSchema> {
 }
 
 export function toOrgResponse(org: OrgRow): z.infer<typeof OrgSchema> {
-  return { id: org.id, name: org.name, created_at: org.createdAt.toISOString() };
+  return { id: org.id, name: org.name, created_at: org.createdAt.toISOString(), redact_memory_secrets: org.redactMemorySecrets };
 }

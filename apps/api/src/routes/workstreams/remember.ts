@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { Content, MemorySchema, Tags, toMemoryResponse } from '../memory/schemas';
+import { Content, SavedMemorySchema, Tags, toSavedMemoryResponse } from '../memory/schemas';
 import { WorkstreamIdParams } from './schemas';
 
 export const postWorkstreamEventRememberRoute = authedRoute(['workstreams:read', 'memory:write'], {
@@ -23,7 +23,7 @@ export const postWorkstreamEventRememberRoute = authedRoute(['workstreams:read',
     },
   },
   responses: {
-    201: { description: 'The memory.', content: { 'application/json': { schema: MemorySchema } } },
+    201: { description: 'The memory.', content: { 'application/json': { schema: SavedMemorySchema } } },
     ...problemResponses(400, 401, 403, 404, 413, 415),
   },
 });
@@ -33,6 +33,6 @@ export function registerPostWorkstreamEventRemember(app: ApiApp) {
     const { id, sequence } = c.req.valid('param');
     const source = c.env?.channel === 'mcp' ? 'mcp' : 'api';
     const memory = await c.var.services.workstreams.remember(c.var.principal, id, sequence, c.req.valid('json'), source);
-    return c.json(toMemoryResponse(memory), 201);
+    return c.json(toSavedMemoryResponse(memory), 201);
   });
 }

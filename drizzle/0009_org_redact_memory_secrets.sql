@@ -1,0 +1,1 @@
+ALTER TABLE `orgs` ADD `redact_memory_secrets` boolean DEFAULT true NOT NULL;
