@@ -56,6 +56,16 @@ describe('MCP 2026-07-28 over plain HTTP', () => {
     expect(body.result.cacheScope).toBe('private');
     expect(body.result.ttlMs).toBeGreaterThan(0);
     expect(body.result.tools.map((t) => t.name)).toContain('postMemory');
+
+    // The list is built once per scope set and shared: a 2025 answer after it has no hints.
+    const legacy = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    const legacyResult = ((await legacy.json()) as { result: Record<string, unknown> }).result;
+    expect(legacyResult).not.toHaveProperty('ttlMs');
+    expect(legacyResult.tools).toEqual(body.result.tools);
   });
 
   it('calls a tool as the caller, answering JSON (not an SSE stream)', async () => {
