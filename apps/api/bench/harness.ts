@@ -1,4 +1,4 @@
-import { dropDatabase, openDatabase } from '@memory-bank/db';
+import { dropDatabase, openDatabase } from '@memory-bank/db/system';
 import { pino } from 'pino';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';

@@ -1,11 +1,5 @@
-import {
-  FULLTEXT_INDEXES,
-  createFulltextIndex,
-  dropFulltextIndex,
-  insertMemoriesBulk,
-  newId,
-  type Database,
-} from '@memory-bank/db';
+import { newId, type Database } from '@memory-bank/db';
+import { FULLTEXT_INDEXES, createFulltextIndex, dropFulltextIndex, insertMemoriesBulk } from '@memory-bank/db/system';
 import type { Services } from '../src/services';
 import { tenantMemories } from './corpus';
 
@@ -22,7 +16,7 @@ export interface Tenant {
 export async function provisionTenants(services: Services, indexes: number[]): Promise<Tenant[]> {
   const tenants: Tenant[] = [];
   for (const index of indexes) {
-    const created = await services.orgs.provision({ name: `bench tenant ${index}`, ownerEmail: `owner-${index}@bench.example` }, 'bench-seed');
+    const created = await services.operator.provision({ name: `bench tenant ${index}`, ownerEmail: `owner-${index}@bench.example` }, 'bench-seed');
     tenants.push({ index, orgId: created.org.id, userId: created.user.id, key: created.apiKey.key, texts: [] });
   }
   return tenants;

@@ -24,18 +24,18 @@ import { registerAdminRoutes } from './routes/admin';
 import { registerApiKeyRoutes } from './routes/api-keys';
 import { registerDeleteAdminOrgById } from './routes/operator/delete-org';
 import { registerHookRoutes } from './routes/hooks';
-import { MAX_BATCH_BYTES, postHooksBatchRoute } from './routes/hooks/batch';
+import { postHooksBatchRoute } from './routes/hooks/batch';
+import { BODY_LIMITS, HOOK_LIMITS } from './limits';
 import { registerMemoryRoutes } from './routes/memory';
 import { registerWorkstreamRoutes } from './routes/workstreams';
 import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-org';
 import { registerOrgRoutes } from './routes/org';
 import { registerDocsRoutes } from './routes/system/docs';
 import { registerHealthRoutes } from './routes/system/health';
-import { systemClock, type Clock } from './services/deps';
+import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
+import { createOidcEnrolment } from './services/oidc-enrolment';
 
-/** Largest request body /v1 accepts. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface AppDeps {
   db: Database;
@@ -68,7 +68,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const store = deps.store ?? opened!;
   const archiver = createArchiver({ db: deps.db, store, clock, logger, ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}) });
   const sanitizer = createSanitizer({ extraPatterns: config.HOOK_REDACT_PATTERNS });
-  const oidc = oidcEnabled(config) ? createOidcAuthenticator({ db: deps.db, config, clock, logger }) : null;
+  const oidc = oidcEnabled(config)
+    ? createOidcAuthenticator({ db: deps.db, config, clock, logger, enrolment: createOidcEnrolment({ db: deps.db, clock, logger }) })
+    : null;
   const services = createServices({ db: deps.db, logger, clock, config }, { store, archiver, sanitizer }, oidc);
   const limiter = createRequestLimiter(config, logger);
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -96,7 +98,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   });
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
-  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? MAX_BATCH_BYTES : MAX_BODY_BYTES);
+  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? HOOK_LIMITS.batchBytes : BODY_LIMITS.requestBytes);
   // The size limit before the budget: a body over its route's limit is a 413 whatever
   // else is in flight, never a retryable 503.
   const bodies = [

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ensureDatabase, hasErrorCode, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db';
+import { hasErrorCode } from '@memory-bank/db';
+import { ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import type { ZodType } from 'zod';
@@ -15,7 +16,7 @@ import { CreateOrgBody } from './routes/operator/create-org';
 import { AddMemberBody } from './routes/org/add-member';
 import { toOrgResponse, toUserResponse } from './routes/org/schemas';
 import type { Services } from './services';
-import { systemClock } from './services/deps';
+import { systemClock } from './clock';
 
 const USAGE = `Memory Bank operator CLI (prints JSON on stdout)
 
@@ -72,28 +73,28 @@ type Command = (context: CommandContext, options: Options) => Promise<unknown | 
 const COMMANDS: Record<string, Command> = {
   'orgs create': async ({ services }, options) => {
     const body = validated(CreateOrgBody, { name: required(options, 'name'), owner: { email: required(options, 'owner-email') } });
-    const created = await services.orgs.provision({ name: body.name, ownerEmail: body.owner.email }, requestId);
+    const created = await services.operator.provision({ name: body.name, ownerEmail: body.owner.email }, requestId);
     return { org: toOrgResponse(created.org), user: toUserResponse(created.user), api_key: toIssuedApiKeyResponse(created.apiKey) };
   },
-  'orgs delete': async ({ services }, options) => ({ deleted: await services.team.deleteOrg(required(options, 'org'), requestId) }),
+  'orgs delete': async ({ services }, options) => ({ deleted: await services.operator.deleteOrg(required(options, 'org'), requestId) }),
   'members add': async ({ services }, options) => {
     const body = validated(AddMemberBody, { email: required(options, 'email'), role: options.role ?? 'member' });
-    const added = await services.orgs.addMemberAsOperator(required(options, 'org'), body, requestId);
+    const added = await services.operator.addMember(required(options, 'org'), body, requestId);
     return { user: toUserResponse(added.user), api_key: toIssuedApiKeyResponse(added.apiKey) };
   },
   'keys create': async ({ services }, options) =>
     toIssuedApiKeyResponse(
-      await services.apiKeys.issueAsOperator(
+      await services.operator.issueKey(
         required(options, 'user'),
         validated(CreateApiKeyBody, { name: required(options, 'name'), scopes: scopesOption(options.scopes) }),
         requestId,
       ),
     ),
   'keys list': async ({ services }, options) => ({
-    api_keys: (await services.apiKeys.listAsOperator(required(options, 'user'))).map(toApiKeyResponse),
+    api_keys: (await services.operator.listKeys(required(options, 'user'))).map(toApiKeyResponse),
   }),
   'keys revoke': async ({ services }, options) => {
-    await services.apiKeys.revokeAsOperator(required(options, 'key'), requestId);
+    await services.operator.revokeKey(required(options, 'key'), requestId);
     return { revoked: options.key };
   },
   'ledger rebuild': async ({ built, database, logger }, options) =>

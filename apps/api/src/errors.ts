@@ -58,15 +58,20 @@ export function problemType(code: ErrorCode): string {
   return `urn:memory-bank:problem:${code}`;
 }
 
-export function toProblem(error: AppError, requestId: string): Problem {
+/** The problem an error stands for, without the request it answered (a batch item's, an MCP tool result's). */
+export function problemOf(error: AppError): Omit<Problem, 'request_id'> {
   return {
     type: problemType(error.code),
     title: ERROR_CODES[error.code].title,
     status: error.status,
     detail: error.detail,
-    request_id: requestId,
     ...(error.options.errors ? { errors: error.options.errors } : {}),
   };
+}
+
+export function toProblem(error: AppError, requestId: string): Problem {
+  const { errors, ...problem } = problemOf(error);
+  return { ...problem, request_id: requestId, ...(errors ? { errors } : {}) };
 }
 
 /** The 404 every missing, foreign or malformed id gets: the same body whatever the reason. */

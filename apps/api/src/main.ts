@@ -1,4 +1,4 @@
-import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
+import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db/system';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { serveApp } from './http/serve';

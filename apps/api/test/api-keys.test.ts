@@ -1,7 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_KEY_SCOPES, MIGRATIONS_FOLDER, dropDatabase, ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
+import { API_KEY_SCOPES } from '@memory-bank/db';
+import { MIGRATIONS_FOLDER, dropDatabase, ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db/system';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';

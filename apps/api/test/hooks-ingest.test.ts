@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOOK_LIMITS } from '../src/limits';
+import type { HookBatchResultResponse } from '../src/routes/hooks/batch';
 import { claudeSession, fixture, newSessionId } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
@@ -11,6 +13,8 @@ beforeAll(async () => {
   user = (await createTenant(server.services, server.url)).owner;
 });
 afterAll(() => server.close());
+
+type BatchResponse = { results: HookBatchResultResponse[] };
 
 const post = (payload: unknown, harness = 'claude-code', headers: Record<string, string> = {}) =>
   user.api.post(`/v1/hooks/${harness}`, { body: payload, headers });
@@ -200,19 +204,19 @@ describe('POST /v1/hooks/batch', () => {
       { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: a }) },
       { harness: 'generic', payload: 'not an object' },
     ];
-    const res = await user.api.post('/v1/hooks/batch', { body: { events } });
+    const res = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: { events } });
     expect(res.status).toBe(200);
     const results = res.body.results;
-    expect(results.map((r: { index: number }) => r.index)).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(results.map((r: { status: number }) => r.status)).toEqual([202, 202, 400, 202, 202, 400]);
+    expect(results.map((r) => r.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(results.map((r) => r.status)).toEqual([202, 202, 400, 202, 202, 400]);
     expect(results[0]).toMatchObject({ sequence: 1, duplicate: false });
-    expect(results[3]).toMatchObject({ sequence: 2, event_id: 'spooled-1', workstream_id: results[0].workstream_id });
+    expect(results[3]).toMatchObject({ sequence: 2, event_id: 'spooled-1', workstream_id: results[0]!.workstream_id });
     expect(results[4]).toMatchObject({ sequence: 1, duplicate: true });
-    expect(results[1].workstream_id).not.toBe(results[0].workstream_id);
-    expect(results[2].errors[0].path).toBe('events.2.payload.session_id');
+    expect(results[1]!.workstream_id).not.toBe(results[0]!.workstream_id);
+    expect(results[2]!.errors?.[0]?.path).toBe('events.2.payload.session_id');
 
-    const replay = await user.api.post('/v1/hooks/batch', { body: { events } });
-    expect(replay.body.results.filter((r: { status: number }) => r.status === 202).every((r: { duplicate: boolean }) => r.duplicate)).toBe(true);
+    const replay = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: { events } });
+    expect(replay.body.results.filter((r) => r.status === 202).every((r) => r.duplicate)).toBe(true);
   });
 
   it("records a batch item's occurred_at when its payload carries no time (a spooled event keeps when it happened)", async () => {
@@ -344,8 +348,11 @@ describe('POST /v1/hooks/batch', () => {
   });
 
   it('limits a batch to 256 events and 8 MiB', async () => {
+    expect(HOOK_LIMITS).toMatchObject({ batchEvents: 256, batchBytes: 8 * 1024 * 1024 });
     const payload = fixture('generic', 'note');
-    const tooMany = await user.api.post('/v1/hooks/batch', { body: { events: Array.from({ length: 257 }, () => ({ harness: 'generic', payload })) } });
+    const tooMany = await user.api.post('/v1/hooks/batch', {
+      body: { events: Array.from({ length: HOOK_LIMITS.batchEvents + 1 }, () => ({ harness: 'generic', payload })) },
+    });
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors[0].path).toBe('events');
     const big = 'y'.repeat(900 * 1024);
@@ -353,10 +360,10 @@ describe('POST /v1/hooks/batch', () => {
       body: { events: Array.from({ length: 10 }, (_, i) => ({ harness: 'generic', payload: { ...payload, text: `${i}${big}` } })) },
     });
     expect(tooBig.status).toBe(413);
-    const oversizedItem = await user.api.post('/v1/hooks/batch', {
+    const oversizedItem = await user.api.post<BatchResponse>('/v1/hooks/batch', {
       body: { events: [{ harness: 'generic', payload: { ...payload, text: 'z'.repeat(1024 * 1024 + 1) } }, { harness: 'generic', payload }] },
     });
     expect(oversizedItem.status).toBe(200);
-    expect(oversizedItem.body.results.map((r: { status: number }) => r.status)).toEqual([413, 202]);
+    expect(oversizedItem.body.results.map((r) => r.status)).toEqual([413, 202]);
   });
 });

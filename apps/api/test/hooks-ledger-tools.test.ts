@@ -1,4 +1,4 @@
-import { dropDatabase } from '@memory-bank/db';
+import { dropDatabase } from '@memory-bank/db/system';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { pino } from 'pino';
 import { runDoctor } from '../src/archive/doctor';

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreateMemoryRequest, MemoryResponse } from '../src/routes/memory/schemas';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
@@ -13,7 +14,7 @@ afterAll(() => server.close());
 
 describe('POST /v1/memory', () => {
   it('saves a memory with tags and contexts and returns it (201)', async () => {
-    const res = await tenant.owner.api.post('/v1/memory', {
+    const res = await tenant.owner.api.post<MemoryResponse>('/v1/memory', {
       body: {
         content: '  Ada prefers tabs over spaces  ',
         tags: ['prefs', 'editor', 'prefs'],
@@ -27,7 +28,7 @@ describe('POST /v1/memory', () => {
           },
           { snippet: 'tabs, please' },
         ],
-      },
+      } satisfies CreateMemoryRequest,
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -60,7 +61,7 @@ describe('POST /v1/memory', () => {
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     expect(res.body.updated_at).toBe(res.body.created_at);
 
-    const read = await tenant.owner.api.get(`/v1/memory/${res.body.id}`);
+    const read = await tenant.owner.api.get<MemoryResponse>(`/v1/memory/${res.body.id}`);
     expect(read.status).toBe(200);
     expect({ ...read.body, redacted: 0 }).toEqual(res.body);
   });

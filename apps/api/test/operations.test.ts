@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { API_KEY_SCOPES, MIGRATIONS_FOLDER, dropDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db';
+import { API_KEY_SCOPES } from '@memory-bank/db';
+import { MIGRATIONS_FOLDER, dropDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db/system';
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freshDatabaseUrl } from './support/database';

@@ -3,6 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from 'hono';
+import { ownerScopeOf } from '@memory-bank/db/system';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { ulid } from 'ulid';
@@ -122,9 +123,7 @@ describe('RateLimit headers', () => {
 
 describe('createRequestLimiter', () => {
   const principal = (keyId: string | null): Principal => ({
-    orgId: 'org_1',
-    userId: 'usr_1',
-    role: 'member',
+    scope: ownerScopeOf({ orgId: 'org_1', id: 'usr_1', role: 'member' }),
     via: keyId ? 'api_key' : 'oidc',
     keyId,
     scopes: [],

@@ -1,18 +1,23 @@
+/*
+ * @memory-bank/db — what tenant code may use: the schema, ids, and query helpers that
+ * each take an owner or org scope and put it in the WHERE clause. What crosses tenants
+ * (authentication's lookups, the operator, the sealer and deleter, the doctor, the
+ * rebuild, bulk import, migrations, the readiness ping) is in `@memory-bank/db/system`.
+ */
 export * from './schema';
-export * from './client';
-export * from './migrate';
+export type { Database, Executor, Transaction, Schema } from './client';
 export * from './errors';
 export * from './ids';
-export * from './scope';
+export { isOrgAdmin, type OrgScope, type OwnerScope } from './scope';
 export * from './search/terms';
+export * from './archive-layout';
+export { inTransaction } from './prepared';
 export * from './queries/orgs';
 export * from './queries/api-keys';
 export * from './queries/memory';
-export * from './queries/workstreams';
-export * from './queries/archive';
-export * from './queries/rebuild';
-export * from './queries/doctor';
+export * from './queries/workstream-append';
+export * from './queries/workstream-read';
+export * from './queries/workstream-deletion';
 export * from './queries/audit';
 export * from './queries/oidc';
-export * from './prepared';
 export * from './queries/idempotency';

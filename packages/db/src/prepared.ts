@@ -33,9 +33,11 @@ export function isDatabase(ex: Executor): ex is Database {
 }
 
 /**
- * Runs `work` in a transaction (READ COMMITTED, like every connection of the pool) on one
- * pooled connection, handing it a drizzle instance bound to that connection, whose
- * prepared statements are cached with the connection.
+ * The one transaction helper. Runs `work` in a transaction (READ COMMITTED, like every
+ * connection of the pool) on one pooled connection, handing it a drizzle instance bound to
+ * that connection, whose prepared statements are cached with the connection. Whatever
+ * `work` throws rolls the transaction back and comes out unchanged: services throw their
+ * own errors (AppError) inside and the edge — HTTP, MCP, the CLI — renders them.
  */
 export async function inTransaction<T>(db: Database, work: (connection: Database) => Promise<T>): Promise<T> {
   const pool = (db as Database & { $client: mysql.Pool }).$client;

@@ -1,4 +1,4 @@
-import type { DatabaseHandle } from '@memory-bank/db';
+import type { DatabaseHandle } from '@memory-bank/db/system';
 import type { Services } from '../../src/services';
 import type { Measurement } from '../load';
 import type { Tenant } from '../seed';

@@ -1,4 +1,5 @@
-import { findKeyHolder, searchMemories } from '@memory-bank/db';
+import { searchMemories } from '@memory-bank/db';
+import { findKeyHolder } from '@memory-bank/db/system';
 import { hashApiKey } from '../../src/auth/api-key-secret';
 import type { BenchContext } from './context';
 
@@ -13,7 +14,7 @@ export async function searchStatements(ctx: BenchContext, query: string): Promis
   ctx.capture.capturing = all;
   try {
     const holder = await findKeyHolder(ctx.database.db, hashApiKey(ctx.probe.key));
-    await searchMemories(ctx.database.db, { orgId: holder!.orgId, userId: holder!.userId, role: holder!.role }, { query, limit: 20, filter: 'all' });
+    await searchMemories(ctx.database.db, holder!.scope, { query, limit: 20, filter: 'all' });
   } finally {
     ctx.capture.capturing = null;
   }

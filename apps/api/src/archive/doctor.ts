@@ -1,19 +1,8 @@
-import {
-  archiveBacklog,
-  createFulltextIndex,
-  eventsWithUnknownSegment,
-  existingOrgs,
-  existingWorkstreams,
-  ledgerFingerprints,
-  migrationStatus,
-  missingFulltextIndexes,
-  recordedSegmentKeys,
-  storedSegmentPage,
-  type Database,
-} from '@memory-bank/db';
+import { type Database } from '@memory-bank/db';
+import { archiveBacklog, createFulltextIndex, eventsWithUnknownSegment, existingOrgs, existingWorkstreams, ledgerFingerprints, migrationStatus, missingFulltextIndexes, recordedSegmentKeys, storedSegmentPage } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { sha256Hex } from '../hooks/canonical';
-import type { Clock } from '../services/deps';
+import type { Clock } from '../clock';
 import type { ObjectStore } from './object-store';
 import { groupArchiveKeys, rebuildLedger } from './rebuild';
 import type { Archiver } from './sealer';

@@ -1,19 +1,9 @@
-import {
-  HARNESSES,
-  ensureArchivedWorkstream,
-  findWorkstreamForArchive,
-  workstreamArchivePrefix,
-  writeRebuiltSegment,
-  type ArchivedWorkstream,
-  type Database,
-  type EventMetadata,
-  type Harness,
-  type RebuiltEvent,
-} from '@memory-bank/db';
+import { HARNESSES, workstreamArchivePrefix, type Database, type EventMetadata, type Harness } from '@memory-bank/db';
+import { ensureArchivedWorkstream, findWorkstreamForArchive, writeRebuiltSegment, type ArchivedWorkstream, type RebuiltEvent } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
-import { ledgerFields } from '../hooks/ingest';
+import { ledgerFields } from '../hooks/ledger';
 import type { ObjectStore } from './object-store';
 import { parseSegment, type Envelope } from './segment';
 

@@ -1,3 +1,4 @@
+import { workstreamManifestKey, type Database, type SegmentClaim } from '@memory-bank/db';
 import {
   claimSegments,
   completeDeletion,
@@ -11,13 +12,10 @@ import {
   renewSegmentLeases,
   segmentEvents,
   segmentState,
-  workstreamManifestKey,
-  type Database,
-  type SegmentClaim,
-} from '@memory-bank/db';
+} from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { errorForLog } from '../logger';
-import type { Clock } from '../services/deps';
+import type { Clock } from '../clock';
 import type { ObjectStore } from './object-store';
 import { SEGMENT_CONTENT_TYPE, buildSegment } from './segment';
 

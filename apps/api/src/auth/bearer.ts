@@ -3,7 +3,6 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { AppError } from '../errors';
 import type { AppEnv } from '../http/env';
 import { oidcEnabled } from '../config';
-import { MCP_PATH } from '../mcp/path';
 import type { Principal } from './principal';
 
 export const REALM = 'memory-bank';
@@ -17,21 +16,29 @@ export function bearerToken(header: string | undefined): string | null {
 /** Where MCP clients discover how to sign in (RFC 9728), when OIDC is configured. */
 export const PROTECTED_RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
-function unauthorized(c: Context<AppEnv>, detail: string, error?: 'invalid_token'): AppError {
+export interface BearerOptions {
+  /**
+   * Name the protected resource metadata (RFC 9728) in a 401's WWW-Authenticate, when
+   * OIDC is configured: set by the MCP endpoint, whose clients discover sign-in that way.
+   */
+  advertiseResourceMetadata?: boolean;
+}
+
+function unauthorized(c: Context<AppEnv>, options: BearerOptions, detail: string, error?: 'invalid_token'): AppError {
   const parts = [`realm="${REALM}"`];
   if (error) parts.push(`error="${error}"`);
-  if (oidcEnabled(c.var.config) && c.req.path === MCP_PATH) {
+  if (options.advertiseResourceMetadata && oidcEnabled(c.var.config)) {
     const origin = c.var.config.PUBLIC_URL ? new URL(c.var.config.PUBLIC_URL).origin : new URL(c.req.url).origin;
     parts.push(`resource_metadata="${origin}${PROTECTED_RESOURCE_METADATA_PATH}"`);
   }
   return new AppError('unauthorized', detail, { headers: { 'WWW-Authenticate': `Bearer ${parts.join(', ')}` } });
 }
 
-async function authenticate(c: Context<AppEnv>): Promise<Principal> {
+async function authenticate(c: Context<AppEnv>, options: BearerOptions): Promise<Principal> {
   const token = bearerToken(c.req.header('authorization'));
-  if (!token) throw unauthorized(c, 'This operation needs credentials: Authorization: Bearer <API key or sign-in token>');
+  if (!token) throw unauthorized(c, options, 'This operation needs credentials: Authorization: Bearer <API key or sign-in token>');
   const principal = await c.var.services.authentication.authenticate(token, c.var.requestId);
-  if (!principal) throw unauthorized(c, 'The credentials are unknown, expired or revoked', 'invalid_token');
+  if (!principal) throw unauthorized(c, options, 'The credentials are unknown, expired or revoked', 'invalid_token');
   await c.var.limiter.admit(c, principal);
   return principal;
 }
@@ -47,9 +54,9 @@ export function insufficientScope(scopes: readonly ApiKeyScope[], missing: reado
  * Authenticates the bearer API key and checks that it carries every scope in
  * `scopes`; sets `principal`. 401 for missing/unknown/revoked keys, 403 for scopes.
  */
-export function requireScopes(scopes: readonly ApiKeyScope[]): MiddlewareHandler<AppEnv> {
+export function requireScopes(scopes: readonly ApiKeyScope[], options: BearerOptions = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const principal = c.env?.principal ?? (await authenticate(c));
+    const principal = c.env?.principal ?? (await authenticate(c, options));
     const missing = scopes.filter((scope) => !principal.scopes.includes(scope));
     if (missing.length > 0) throw insufficientScope(scopes, missing);
     c.set('principal', principal);

@@ -1,28 +1,13 @@
-import { createHash } from 'node:crypto';
-import {
-  findOrg,
-  findOrgUserByEmail,
-  findUserByOidcIdentity,
-  insertUser,
-  isDuplicateKey,
-  isId,
-  isOidcIdentityOf,
-  linkOidcIdentity,
-  newId,
-  type Database,
-  type OidcIdentity,
-  type UserRow,
-} from '@memory-bank/db';
+import { isDuplicateKey, isId, type Database, type OidcIdentity, type OrgScope, type UserRow } from '@memory-bank/db';
+import { findOrgById, findUserByOidcIdentity, orgScopeOf, ownerScopeOf } from '@memory-bank/db/system';
 import { createRemoteJWKSet, decodeJwt, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { errorForLog } from '../logger';
-import { recordAudit } from '../services/audit';
-import { defaultScopes } from '../services/api-keys';
-import type { Clock } from '../services/deps';
-import type { Authenticator, Principal } from './principal';
+import type { Clock } from '../clock';
+import { defaultScopes, type Authenticator, type Principal } from './principal';
 
 /** Asymmetric signatures only: a shared secret would let anyone holding it mint tokens. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -35,11 +20,21 @@ const MAX_IDENTITY_LENGTH = 255;
 
 const DiscoveryDocument = z.object({ issuer: z.string(), jwks_uri: z.string() });
 
+/**
+ * First sign-in of an identity in an org: links the org's pre-added member with this
+ * verified email, or creates a member (services/oidc-enrolment.ts). 'retry' when a
+ * concurrent sign-in changed the rows it looked at.
+ */
+export interface OidcEnrolment {
+  enrol(org: OrgScope, identity: OidcIdentity, verifiedEmail: string | null, requestId: string): Promise<UserRow | 'retry' | null>;
+}
+
 export interface OidcDeps {
   db: Database;
   config: Config & { OIDC_ISSUER: string; OIDC_AUDIENCE: string };
   clock: Clock;
   logger: Logger;
+  enrolment: OidcEnrolment;
 }
 
 /** The provider (discovery document or key set) could not be reached or made no sense. */
@@ -92,23 +87,13 @@ function verifiedEmail(claims: JWTPayload): string | null {
 }
 
 /**
- * users.email is required and unique per org: without an email claim, a stable address
- * that cannot collide with a real one (RFC 2606 .invalid) and does not depend on the case
- * of `sub` (the column's collation ignores case).
- */
-function placeholderEmail(identity: OidcIdentity): string {
-  const digest = createHash('sha256').update(`${identity.issuer}\n${identity.subject}`).digest('hex');
-  return `oidc-${digest.slice(0, 32)}@oidc.invalid`;
-}
-
-/**
  * Accepts OpenID Connect tokens (JWTs) of the configured issuer and audience and maps
  * their identity to a user: by (iss, sub) once linked; on first sign-in, by the org claim
  * plus either a pre-added member with the same email (linked, keeping their role) or a new
  * `member`. Invalid tokens → null (401). The provider unreachable → 503 with Retry-After:
  * a valid token must not look revoked because the provider's keys could not be fetched.
  */
-export function createOidcAuthenticator({ db, config, clock, logger }: OidcDeps): Authenticator {
+export function createOidcAuthenticator({ db, config, clock, logger, enrolment }: OidcDeps): Authenticator {
   const issuer = config.OIDC_ISSUER;
   let keySet: Promise<JWTVerifyGetKey> | undefined;
 
@@ -163,44 +148,6 @@ export function createOidcAuthenticator({ db, config, clock, logger }: OidcDeps)
     }
   }
 
-  /** First sign-in: link the org's pre-added member with this email, or create a member. */
-  async function enrol(identity: OidcIdentity, orgId: string, claims: JWTPayload, requestId: string): Promise<UserRow | 'retry' | null> {
-    const org = { orgId };
-    const email = verifiedEmail(claims);
-    const holder = email ? await findOrgUserByEmail(db, org, email) : null;
-    if (holder) {
-      // This identity's own row, inserted by a concurrent first sign-in since we looked.
-      if (isOidcIdentityOf(holder, identity)) return holder.removedAt ? null : holder;
-      if (holder.removedAt || holder.oidcIssuer !== null) {
-        logger.warn({ org_id: orgId, user_id: holder.id, oidc_iss: identity.issuer, oidc_sub: identity.subject }, 'OIDC sign-in refused: the email belongs to a removed or already linked member');
-        return null;
-      }
-      if (!(await linkOidcIdentity(db, org, holder.id, identity))) return 'retry';
-      logger.info({ org_id: orgId, user_id: holder.id, oidc_iss: identity.issuer, oidc_sub: identity.subject }, 'linked an OIDC identity to a member');
-      return { ...holder, oidcIssuer: identity.issuer, oidcSubject: identity.subject };
-    }
-    const now = clock.now();
-    const user = await db.transaction(async (tx) => {
-      const created = await insertUser(tx, org, {
-        id: newId('user', now),
-        email: email ?? placeholderEmail(identity),
-        role: 'member',
-        createdAt: now,
-        oidcIssuer: identity.issuer,
-        oidcSubject: identity.subject,
-      });
-      // The member joined by signing in: they are the actor of their own addition.
-      await recordAudit(tx, clock, orgId, { type: 'user', userId: created.id, keyId: null, requestId }, {
-        action: 'member.add',
-        targetType: 'user',
-        targetId: created.id,
-      });
-      return created;
-    });
-    logger.info({ org_id: orgId, user_id: user.id, oidc_iss: identity.issuer, oidc_sub: identity.subject }, 'created a member on first OIDC sign-in');
-    return user;
-  }
-
   async function resolveUser(identity: OidcIdentity, claims: JWTPayload, requestId: string, retried = false): Promise<UserRow | null> {
     const orgClaim = claims[config.OIDC_ORG_CLAIM];
     const linked = await findUserByOidcIdentity(db, identity);
@@ -210,10 +157,11 @@ export function createOidcAuthenticator({ db, config, clock, logger }: OidcDeps)
       if (orgClaim !== undefined && orgClaim !== linked.orgId) return null;
       return linked;
     }
-    if (typeof orgClaim !== 'string' || !isId('org', orgClaim) || !(await findOrg(db, { orgId: orgClaim }))) return null;
+    const org = typeof orgClaim === 'string' && isId('org', orgClaim) ? await findOrgById(db, orgClaim) : null;
+    if (!org) return null;
     let outcome: UserRow | 'retry' | null;
     try {
-      outcome = await enrol(identity, orgClaim, claims, requestId);
+      outcome = await enrolment.enrol(orgScopeOf(org), identity, verifiedEmail(claims), requestId);
     } catch (error) {
       // Concurrent first sign-ins of one identity: one insert wins; the others use it.
       if (!isDuplicateKey(error)) throw error;
@@ -233,15 +181,7 @@ export function createOidcAuthenticator({ db, config, clock, logger }: OidcDeps)
       if (!claims) return null;
       const user = await resolveUser({ issuer, subject: claims.sub }, claims, requestId);
       if (!user) return null;
-      return {
-        via: 'oidc',
-        keyId: null,
-        orgId: user.orgId,
-        userId: user.id,
-        role: user.role,
-        scopes: defaultScopes(user.role),
-        requestId,
-      };
+      return { scope: ownerScopeOf(user), via: 'oidc', keyId: null, scopes: defaultScopes(user.role), requestId };
     },
   };
 }

@@ -1,10 +1,13 @@
-import { isOrgAdmin, type ApiKeyScope, type OwnerScope } from '@memory-bank/db';
+import { API_KEY_SCOPES, isOrgAdmin, type ApiKeyScope, type OwnerScope, type Role } from '@memory-bank/db';
+import { AppError } from '../errors';
 
 /**
- * An authenticated caller: the owner scope every query takes, what the credential may do,
- * and the request it is acting in (for the audit trail).
+ * An authenticated caller: the owner scope every query takes (made only by
+ * authentication), what the credential may do, and the request it is acting in (for the
+ * audit trail).
  */
-export interface Principal extends OwnerScope {
+export interface Principal {
+  readonly scope: OwnerScope;
   /** How the caller signed in: an API key (`keyId` set) or an OpenID Connect token. */
   readonly via: 'api_key' | 'oidc';
   readonly keyId: string | null;
@@ -18,15 +21,20 @@ export interface Principal extends OwnerScope {
  * scopes an admin acts as a member.
  */
 export function hasAdminPowers(principal: Principal): boolean {
-  return isOrgAdmin(principal) && principal.scopes.includes('admin');
-}
-
-/** The owner scope of a principal, as the db helpers take it. */
-export function ownerScope(principal: Principal): OwnerScope {
-  return { orgId: principal.orgId, userId: principal.userId, role: principal.role };
+  return isOrgAdmin(principal.scope) && principal.scopes.includes('admin');
 }
 
 /** Turns a token into a principal, or null when the token is not valid (→ 401). */
 export interface Authenticator {
   authenticate(token: string, requestId: string): Promise<Principal | null>;
+}
+
+/** The one admin check of every service: 403 unless the caller has admin powers. */
+export function requireAdmin(principal: Principal, action: string): void {
+  if (!hasAdminPowers(principal)) throw new AppError('forbidden', `Only org admins and owners, with the admin scope, can ${action}`);
+}
+
+/** The scopes a user of this role gets on keys made for them by default (and an OIDC sign-in always). */
+export function defaultScopes(role: Role): ApiKeyScope[] {
+  return role === 'member' ? API_KEY_SCOPES.filter((scope) => scope !== 'admin') : [...API_KEY_SCOPES];
 }

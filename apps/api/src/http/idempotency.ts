@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi';
-import { IDEMPOTENCY_KEY_PATTERN } from '../services/idempotency';
+import { IDEMPOTENCY_LIMITS } from '../limits';
 
 /** The request header of a write a client may retry (any route can take it). */
 export const IdempotencyKeyHeaders = z.object({
   'idempotency-key': z
     .string()
-    .regex(IDEMPOTENCY_KEY_PATTERN, { message: 'Must be 1–128 visible ASCII characters' })
+    .regex(IDEMPOTENCY_LIMITS.keyPattern, { message: 'Must be 1–128 visible ASCII characters' })
     .optional()
     .openapi({
       description:

@@ -183,10 +183,10 @@ export function createRequestLimiter(config: RateLimitConfig, logger: Logger, op
       policies.push(
         principal.keyId !== null
           ? { policy: 'key', bucket: { name: `key:${principal.keyId}`, limit: credentialLimit } }
-          : { policy: 'user', bucket: { name: `user:${principal.userId}`, limit: credentialLimit } },
+          : { policy: 'user', bucket: { name: `user:${principal.scope.userId}`, limit: credentialLimit } },
       );
     }
-    if (orgLimit) policies.push({ policy: 'org', bucket: { name: `org:${principal.orgId}`, limit: orgLimit } });
+    if (orgLimit) policies.push({ policy: 'org', bucket: { name: `org:${principal.scope.orgId}`, limit: orgLimit } });
     return policies;
   };
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { problemType, type FieldError, type Problem } from '../errors';
+import { AppError, toProblem, type FieldError, type Problem } from '../errors';
 import type { OperationTool } from './openapi-tools';
 
 /** Sends a request to the app in-process and returns its response. */
@@ -78,14 +78,8 @@ export async function invokeTool(
   const validate = validatorFor(tool);
   if (!validate(args)) {
     const errors = fieldErrors(validate.errors ?? []);
-    return errorResult({
-      type: problemType('validation_failed'),
-      title: 'Validation Failed',
-      status: 400,
-      detail: `Invalid arguments for ${tool.definition.name}: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`,
-      request_id: context.requestId,
-      errors,
-    });
+    const detail = `Invalid arguments for ${tool.definition.name}: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`;
+    return errorResult(toProblem(new AppError('validation_failed', detail, { errors }), context.requestId));
   }
 
   const response = await context.dispatch(toRequest(tool, args, new Headers(context.headers)));

@@ -146,11 +146,11 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       (await isLegacyRequest(request, requestOptions.parsedBody)) ? legacy(request, requestOptions) : modern.fetch(request, requestOptions);
   };
 
-  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([]), async (c) => {
+  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
     const mcp = await (handler ??= createHandler());
     const principal = c.var.principal;
     const caller: Caller = { principal, requestId: c.var.requestId, authorization: c.req.header('authorization') };
-    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.userId, scopes: [...principal.scopes], extra: { caller } };
+    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
     // The body is read through Hono, which the Node adapter serves straight from the socket;
     // left to the SDK, it would be read through a web stream. What is not JSON goes to the
     // SDK as it came, for its JSON-RPC parse error.

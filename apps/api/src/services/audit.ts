@@ -1,8 +1,8 @@
-import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Executor } from '@memory-bank/db';
-import { AppError } from '../errors';
-import { hasAdminPowers, type Principal } from '../auth/principal';
+import { insertAuditEvent, listAuditEvents, newId, type AuditEventRow, type Executor, type OrgScope } from '@memory-bank/db';
+import { requireAdmin, type Principal } from '../auth/principal';
 import { beforeIdCursor } from './cursor';
-import type { Clock, ServiceDeps } from './deps';
+import type { Clock } from '../clock';
+import type { ServiceDeps } from './deps';
 
 /** Who acted: a signed-in user (by key or OIDC token) or the operator (token or CLI). */
 export type AuditActor =
@@ -10,7 +10,7 @@ export type AuditActor =
   | { type: 'operator'; requestId: string };
 
 export function actorOf(principal: Principal): AuditActor {
-  return { type: 'user', userId: principal.userId, keyId: principal.keyId, requestId: principal.requestId };
+  return { type: 'user', userId: principal.scope.userId, keyId: principal.keyId, requestId: principal.requestId };
 }
 
 export function operatorActor(requestId: string): AuditActor {
@@ -38,11 +38,10 @@ export interface AuditEntry {
 }
 
 /** Writes an audit event in the caller's transaction. */
-export async function recordAudit(ex: Executor, clock: Clock, orgId: string, actor: AuditActor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(ex: Executor, clock: Clock, org: OrgScope, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const now = clock.now();
-  await insertAuditEvent(ex, {
+  await insertAuditEvent(ex, org, {
     id: newId('auditEvent', now),
-    orgId,
     actorType: actor.type,
     actorUserId: actor.type === 'user' ? actor.userId : null,
     actorKeyId: actor.type === 'user' ? actor.keyId : null,
@@ -64,8 +63,8 @@ export function createAuditService({ db }: ServiceDeps) {
       principal: Principal,
       options: { limit: number; cursor?: string; action?: string; actor?: string },
     ): Promise<{ events: AuditEventRow[]; nextCursor: string | null }> {
-      if (!hasAdminPowers(principal)) throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can read the audit trail');
-      const page = await listAuditEvents(db, principal, {
+      requireAdmin(principal, 'read the audit trail');
+      const page = await listAuditEvents(db, principal.scope, {
         limit: options.limit,
         ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'auditEvent') } : {}),
         ...(options.action ? { action: options.action } : {}),

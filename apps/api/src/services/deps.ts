@@ -1,12 +1,7 @@
 import type { Database } from '@memory-bank/db';
 import type { Logger } from 'pino';
+import type { Clock } from '../clock';
 import type { Config } from '../config';
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 /** What services need from the outside world. */
 export interface ServiceDeps {

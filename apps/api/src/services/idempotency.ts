@@ -12,13 +12,9 @@ import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { errorForLog } from '../logger';
+import { IDEMPOTENCY_LIMITS } from '../limits';
 import type { ServiceDeps } from './deps';
 
-/** An Idempotency-Key: 1–128 visible ASCII characters (hooks and writes alike). */
-export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,128}$/;
-
-/** How long a key is remembered: a retry after this is a new request. */
-export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Expired keys deleted, at most, after each keyed write of an org. */
 const PURGE_BATCH = 100;
@@ -64,8 +60,8 @@ export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
  */
 export function createIdempotencyService({ db, clock, logger }: Pick<ServiceDeps, 'db' | 'clock' | 'logger'>) {
   function purgeExpired(principal: Principal, before: Date): void {
-    purgeExpiredIdempotencyKeys(db, principal, before, PURGE_BATCH).catch((error: unknown) =>
-      logger.warn({ error: errorForLog(error), org_id: principal.orgId }, 'could not purge expired idempotency keys'),
+    purgeExpiredIdempotencyKeys(db, principal.scope, before, PURGE_BATCH).catch((error: unknown) =>
+      logger.warn({ error: errorForLog(error), org_id: principal.scope.orgId }, 'could not purge expired idempotency keys'),
     );
   }
 
@@ -75,13 +71,13 @@ export function createIdempotencyService({ db, clock, logger }: Pick<ServiceDeps
       request: IdempotentRequest,
       steps: { perform(ex: Database): Promise<FirstAnswer<T>>; replay(resultId: string): Promise<T> },
     ): Promise<IdempotentOutcome<T>> {
-      const caller = { orgId: principal.orgId, userId: principal.userId };
+      const caller = principal.scope;
       const keyHash = sha256Hex(request.key);
       const requestHash = sha256Hex(`${request.operation}\n${canonicalJson(request.request)}`);
       // Attempts: the key may have expired (deleted, claim again) or its claim rolled back.
       for (let attempt = 0; attempt < 3; attempt++) {
         const now = clock.now();
-        const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS);
+        const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_LIMITS.keyTtlMs);
         try {
           const first = await inTransaction(db, async (tx) => {
             try {

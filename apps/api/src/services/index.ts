@@ -1,17 +1,18 @@
 import type { Archiver } from '../archive/sealer';
 import type { ObjectStore } from '../archive/object-store';
-import { createHookIngestService } from '../hooks/ingest';
 import type { Sanitizer } from '../hooks/sanitize';
 import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
 import { createAuditService } from './audit';
 import { createAuthentication } from './authentication';
 import type { ServiceDeps } from './deps';
+import { createHookIngestService } from './hooks';
+import { createMembersService } from './members';
 import { createMemoryService } from './memory';
 import { createMemoryRedaction } from './memory-redaction';
+import { createOperatorService } from './operator';
 import { createOrgService } from './orgs';
 import { createSystemService } from './system';
-import { createTeamService } from './team';
 import { createWorkstreamService } from './workstreams';
 
 export type Services = ReturnType<typeof createServices>;
@@ -25,13 +26,15 @@ export interface ArchiveDeps {
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
   const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
+  const members = createMembersService(deps, apiKeys, archive.archiver);
   return {
     apiKeys,
-    authentication: createAuthentication(apiKeys, oidc),
-    orgs: createOrgService(deps, apiKeys),
+    authentication: createAuthentication(deps, oidc),
+    members,
+    orgs: createOrgService(deps),
+    operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),
     memory,
     system: createSystemService(deps),
-    team: createTeamService(deps, archive.archiver),
     audit: createAuditService(deps),
     workstreams: createWorkstreamService(deps, archive, memory),
     hooks: createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() }),

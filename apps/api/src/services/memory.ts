@@ -20,7 +20,7 @@ import {
   type MemorySource,
   type ScoredMemoryRecord,
 } from '@memory-bank/db';
-import { hasAdminPowers, ownerScope, type Principal } from '../auth/principal';
+import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -77,7 +77,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
   /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
   async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
     const quota = config.MEMORY_QUOTA_PER_ORG;
-    if (quota > 0 && (await countOrgMemoriesLocked(ex, principal)) >= quota) {
+    if (quota > 0 && (await countOrgMemoriesLocked(ex, principal.scope)) >= quota) {
       throw new AppError('quota_exceeded', `This org stores its maximum of ${quota} memories; delete some to save more`);
     }
   }
@@ -90,10 +90,8 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
      */
     async create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<SavedMemory> {
       const scope = input.scope ?? 'user';
-      if (scope === 'org' && !hasAdminPowers(principal)) {
-        throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can save org-shared memories');
-      }
-      const { value: kept, redacted } = await redaction.redact(principal, { content: input.content, contexts: input.contexts ?? [] });
+      if (scope === 'org') requireAdmin(principal, 'save org-shared memories');
+      const { value: kept, redacted } = await redaction.redact(principal.scope, { content: input.content, contexts: input.contexts ?? [] });
       const now = clock.now();
       const memory = {
         id: newId('memory', now),
@@ -114,19 +112,19 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       };
       const write = async (tx: Executor) => {
         await checkQuota(tx, principal);
-        return insertMemory(tx, ownerScope(principal), memory);
+        return insertMemory(tx, principal.scope, memory);
       };
       // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
       const saved = transaction
         ? await write(transaction)
         : memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0
-          ? await insertMemory(db, ownerScope(principal), memory)
+          ? await insertMemory(db, principal.scope, memory)
           : await inTransaction(db, write);
       return { ...saved, redacted };
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {
-      const found = isId('memory', id) ? await findMemory(db, ownerScope(principal), id) : null;
+      const found = isId('memory', id) ? await findMemory(db, principal.scope, id) : null;
       if (!found) throw notFound('Memory');
       return found;
     },
@@ -135,7 +133,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       principal: Principal,
       options: { limit: number; cursor?: string; tag?: string; scope?: ScopeFilter },
     ): Promise<MemoryListPage> {
-      const page = await listMemories(db, ownerScope(principal), {
+      const page = await listMemories(db, principal.scope, {
         limit: options.limit,
         beforeId: options.cursor === undefined ? undefined : beforeIdCursor.decode(options.cursor, 'memory'),
         tag: options.tag?.trim(),
@@ -148,22 +146,20 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       principal: Principal,
       options: { query: string; limit: number; tag?: string; scope?: ScopeFilter },
     ): Promise<ScoredMemoryRecord[]> {
-      return searchMemories(db, ownerScope(principal), { ...options, tag: options.tag?.trim(), filter: options.scope ?? 'all' });
+      return searchMemories(db, principal.scope, { ...options, tag: options.tag?.trim(), filter: options.scope ?? 'all' });
     },
 
     /** Content and/or tags. An org-shared memory can be changed by admins and owners only. */
     async update(principal: Principal, id: string, change: MemoryChange, preconditions: WritePreconditions = {}): Promise<SavedMemory> {
       if (!isId('memory', id)) throw notFound('Memory');
       const { value: content, redacted } =
-        change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal, change.content);
-      const updated = await db.transaction(async (tx) => {
-        const current = await lockVisibleMemory(tx, ownerScope(principal), id);
+        change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal.scope, change.content);
+      const updated = await inTransaction(db, async (tx) => {
+        const current = await lockVisibleMemory(tx, principal.scope, id);
         if (!current) throw notFound('Memory');
-        if (current.scope === 'org' && !hasAdminPowers(principal)) {
-          throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can change org-shared memories');
-        }
+        if (current.scope === 'org') requireAdmin(principal, 'change org-shared memories');
         requireIfMatch(preconditions.ifMatch, memoryEtag(current));
-        return writeMemoryChange(tx, current, {
+        return writeMemoryChange(tx, principal.scope, current, {
           content: content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
           updatedAt: clock.now(),
@@ -178,18 +174,18 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
      */
     async remove(principal: Principal, id: string, preconditions: WritePreconditions = {}): Promise<void> {
       if (!isId('memory', id)) throw notFound('Memory');
-      await db.transaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (hasAdminPowers(principal)) {
-          const target = await lockOrgMemory(tx, principal, id);
+          const target = await lockOrgMemory(tx, principal.scope, id);
           if (!target) throw notFound('Memory');
           if (preconditions.ifMatch !== undefined) {
             // A member's private memory is deleted unseen: only `*` matches it.
-            const visible = await lockVisibleMemory(tx, ownerScope(principal), id);
+            const visible = await lockVisibleMemory(tx, principal.scope, id);
             requireIfMatch(preconditions.ifMatch, visible && memoryEtag(visible));
           }
-          await deleteOrgMemory(tx, principal, id);
-          if (target.scope === 'org' || target.userId !== principal.userId) {
-            await recordAudit(tx, clock, principal.orgId, actorOf(principal), {
+          await deleteOrgMemory(tx, principal.scope, id);
+          if (target.scope === 'org' || target.userId !== principal.scope.userId) {
+            await recordAudit(tx, clock, principal.scope, actorOf(principal), {
               action: 'memory.delete',
               targetType: 'memory',
               targetId: id,
@@ -198,11 +194,11 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
           }
           return;
         }
-        const target = await lockVisibleMemory(tx, ownerScope(principal), id);
+        const target = await lockVisibleMemory(tx, principal.scope, id);
         if (!target) throw notFound('Memory');
-        if (target.scope === 'org') throw new AppError('forbidden', 'Only org admins and owners, with the admin scope, can delete org-shared memories');
+        if (target.scope === 'org') requireAdmin(principal, 'delete org-shared memories');
         requireIfMatch(preconditions.ifMatch, memoryEtag(target));
-        await deleteOrgMemory(tx, principal, id);
+        await deleteOrgMemory(tx, principal.scope, id);
       });
     },
   };

@@ -1,5 +1,4 @@
-import { migrationStatus } from '@memory-bank/db';
-import { sql } from 'drizzle-orm';
+import { databaseReachable, migrationStatus } from '@memory-bank/db/system';
 import type { ServiceDeps } from './deps';
 
 export interface Readiness {
@@ -16,11 +15,7 @@ export function createSystemService({ db }: Pick<ServiceDeps, 'db'>) {
   let migrationsCurrent = false;
   return {
     async readiness(): Promise<Readiness> {
-      try {
-        await db.execute(sql`SELECT 1`);
-      } catch {
-        return { ready: false, database: 'unreachable', migrations: 'unknown', pending: [] };
-      }
+      if (!(await databaseReachable(db))) return { ready: false, database: 'unreachable', migrations: 'unknown', pending: [] };
       if (migrationsCurrent) return { ready: true, database: 'ok', migrations: 'current', pending: [] };
       const status = await migrationStatus(db);
       migrationsCurrent = status.pending.length === 0;

@@ -20,8 +20,9 @@ import {
 import type { Archiver } from '../archive/sealer';
 import type { ObjectStore } from '../archive/object-store';
 import { rawWorkstreamStream } from '../archive/raw';
-import { ownerScope, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
+import { MEMORY_LIMITS } from '../limits';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { ServiceDeps } from './deps';
 import type { MemoryService, SavedMemory } from './memory';
@@ -60,8 +61,6 @@ function toAction(events: LedgerEvent[]): ToolAction {
   };
 }
 
-const MAX_MEMORY_CHARS = 8000;
-const MAX_SNIPPET_CHARS = 4000;
 const cutChars = (text: string, max: number) => Array.from(text).slice(0, max).join('');
 
 export function createWorkstreamService(
@@ -70,7 +69,7 @@ export function createWorkstreamService(
   memory: MemoryService,
 ) {
   async function visible(principal: Principal, id: string): Promise<WorkstreamRow> {
-    const found = isId('workstream', id) ? await findWorkstream(db, ownerScope(principal), id) : null;
+    const found = isId('workstream', id) ? await findWorkstream(db, principal.scope, id) : null;
     if (!found) throw notFound('Workstream');
     return found;
   }
@@ -79,7 +78,7 @@ export function createWorkstreamService(
     get: visible,
 
     async list(principal: Principal, options: { limit: number; cursor?: string; harness?: Harness }) {
-      const page = await listWorkstreams(db, ownerScope(principal), {
+      const page = await listWorkstreams(db, principal.scope, {
         limit: options.limit,
         ...(options.cursor ? { after: decodeWorkstreamCursor(options.cursor) } : {}),
         ...(options.harness ? { harness: options.harness } : {}),
@@ -90,7 +89,7 @@ export function createWorkstreamService(
 
     async events(principal: Principal, id: string, filter: EventFilter) {
       await visible(principal, id);
-      const page = await listWorkstreamEvents(db, ownerScope(principal), id, filter);
+      const page = await listWorkstreamEvents(db, principal.scope, id, filter);
       return { events: page.rows, nextAfter: page.hasMore ? (page.rows.at(-1)?.sequence ?? null) : null };
     },
 
@@ -100,12 +99,12 @@ export function createWorkstreamService(
     ): Promise<ScoredLedgerEvent[]> {
       // A malformed or foreign workstream filter simply matches nothing.
       if (options.workstreamId !== undefined && !isId('workstream', options.workstreamId)) return [];
-      return searchWorkstreamEvents(db, ownerScope(principal), options);
+      return searchWorkstreamEvents(db, principal.scope, options);
     },
 
     async actions(principal: Principal, id: string, options: { after?: number; limit: number }) {
       await visible(principal, id);
-      const page = await listToolActions(db, ownerScope(principal), id, options);
+      const page = await listToolActions(db, principal.scope, id, options);
       const actions = page.groups.filter((group) => group.length > 0).map(toAction);
       const lastFirst = page.groups.at(-1)?.[0]?.sequence;
       return { actions, nextAfter: page.hasMore && lastFirst !== undefined ? lastFirst : null };
@@ -113,7 +112,7 @@ export function createWorkstreamService(
 
     async raw(principal: Principal, id: string): Promise<ReadableStream<Uint8Array>> {
       const workstream = await visible(principal, id);
-      return rawWorkstreamStream(db, archive.store, workstream);
+      return rawWorkstreamStream(db, archive.store, principal.scope, workstream);
     },
 
     /** A memory citing one event: the bridge from transcript to memory. */
@@ -125,15 +124,15 @@ export function createWorkstreamService(
       source: MemorySource,
     ): Promise<SavedMemory> {
       await visible(principal, id);
-      const event = await findWorkstreamEvent(db, ownerScope(principal), id, sequence);
+      const event = await findWorkstreamEvent(db, principal.scope, id, sequence);
       if (!event) throw notFound('Event');
-      const content = input.content ?? cutChars(event.content.trim(), MAX_MEMORY_CHARS);
+      const content = input.content ?? cutChars(event.content.trim(), MEMORY_LIMITS.contentChars);
       if (content.trim() === '') {
         throw new AppError('validation_failed', 'This event has no text to remember; send content', {
           errors: [{ path: 'content', message: 'Required: the event has no text' }],
         });
       }
-      const snippet = cutChars(event.content.trim(), MAX_SNIPPET_CHARS) || `${event.event} (${event.kind})`;
+      const snippet = cutChars(event.content.trim(), MEMORY_LIMITS.snippetChars) || `${event.event} (${event.kind})`;
       return memory.create(
         principal,
         {
@@ -158,9 +157,9 @@ export function createWorkstreamService(
      * archived objects; objects that cannot be deleted now are retried in the background.
      */
     async remove(principal: Principal, id: string): Promise<void> {
-      const deleted = isId('workstream', id) ? await deleteWorkstreamRecords(db, ownerScope(principal), id, clock.now()) : null;
+      const deleted = isId('workstream', id) ? await deleteWorkstreamRecords(db, principal.scope, id, clock.now()) : null;
       if (!deleted) throw notFound('Workstream');
-      await archive.archiver.purgeObjects(deleted.objectKeys, [workstreamArchivePrefix(principal.orgId, id)]);
+      await archive.archiver.purgeObjects(deleted.objectKeys, [workstreamArchivePrefix(principal.scope.orgId, id)]);
     },
   };
 }

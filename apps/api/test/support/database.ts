@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropDatabase, ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db';
+import { dropDatabase, ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db/system';
 import mysql from 'mysql2/promise';
 
 /**

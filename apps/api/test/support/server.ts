@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, type DatabaseHandle } from '@memory-bank/db';
+import { openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
 import { inject } from 'vitest';
 import { createApp, type AppDeps, type MemoryBankApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config';

@@ -24,7 +24,7 @@ const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${co
 
 /** A fresh org with its owner, made through the same services the API uses. */
 export async function createTenant(services: Services, baseUrl: string, name = 'Test org'): Promise<TestTenant> {
-  const provisioned = await services.orgs.provision({ name, ownerEmail: uniqueEmail('owner') }, 'test-setup');
+  const provisioned = await services.operator.provision({ name, ownerEmail: uniqueEmail('owner') }, 'test-setup');
   const orgId = provisioned.org.id;
   const asUser = (userId: string, role: Role, key: string, keyId: string): TestUser => ({
     userId,
@@ -39,11 +39,11 @@ export async function createTenant(services: Services, baseUrl: string, name = '
     orgId,
     owner,
     async addMember(role: Role = 'member') {
-      const added = await services.orgs.addMemberAsOperator(orgId, { email: uniqueEmail(role), role }, 'test-setup');
+      const added = await services.operator.addMember(orgId, { email: uniqueEmail(role), role }, 'test-setup');
       return asUser(added.user.id, role, added.apiKey.key, added.apiKey.record.id);
     },
     async keyWithScopes(user, scopes) {
-      const issued = await services.apiKeys.issueAsOperator(user.userId, { name: `scoped ${scopes.join(' ')}`, scopes }, 'test-setup');
+      const issued = await services.operator.issueKey(user.userId, { name: `scoped ${scopes.join(' ')}`, scopes }, 'test-setup');
       return asUser(user.userId, user.role, issued.key, issued.record.id);
     },
   };

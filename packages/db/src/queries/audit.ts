@@ -3,11 +3,11 @@ import type { Executor } from '../client';
 import { auditEvents, type AuditEventRow } from '../schema';
 import type { OrgScope } from '../scope';
 
-export type NewAuditEvent = Omit<AuditEventRow, 'counts'> & { counts: Record<string, number> | null };
+export type NewAuditEvent = Omit<AuditEventRow, 'orgId' | 'counts'> & { counts: Record<string, number> | null };
 
-/** Records an audit event (call inside the transaction of the action it records). */
-export async function insertAuditEvent(ex: Executor, event: NewAuditEvent): Promise<void> {
-  await ex.insert(auditEvents).values(event);
+/** Records an audit event of the org (call inside the transaction of the action it records). */
+export async function insertAuditEvent(ex: Executor, org: OrgScope, event: NewAuditEvent): Promise<void> {
+  await ex.insert(auditEvents).values({ ...event, orgId: org.orgId });
 }
 
 /** An org's audit trail, newest first. */

@@ -3,8 +3,6 @@ import type { Executor } from '../client';
 import { idempotencyKeys } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
 
-type Caller = Pick<OwnerScope, 'orgId' | 'userId'>;
-
 export interface IdempotencyRecord {
   requestHash: string;
   /** Null only while the claiming transaction runs (never seen by others: it is uncommitted). */
@@ -13,8 +11,8 @@ export interface IdempotencyRecord {
   createdAt: Date;
 }
 
-const byKey = (caller: Caller, keyHash: string) =>
-  and(eq(idempotencyKeys.orgId, caller.orgId), eq(idempotencyKeys.userId, caller.userId), eq(idempotencyKeys.keyHash, keyHash));
+const byKey = (scope: OwnerScope, keyHash: string) =>
+  and(eq(idempotencyKeys.orgId, scope.orgId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.keyHash, keyHash));
 
 /**
  * Claims a key for the caller, before the write it guards. A concurrent claim of the same
@@ -23,23 +21,23 @@ const byKey = (caller: Caller, keyHash: string) =>
  */
 export async function claimIdempotencyKey(
   ex: Executor,
-  caller: Caller,
+  scope: OwnerScope,
   claim: { keyHash: string; requestHash: string; createdAt: Date },
 ): Promise<void> {
-  await ex.insert(idempotencyKeys).values({ ...claim, orgId: caller.orgId, userId: caller.userId });
+  await ex.insert(idempotencyKeys).values({ ...claim, orgId: scope.orgId, userId: scope.userId });
 }
 
 /** Records the first answer of a claimed key, in the claiming transaction. */
 export async function completeIdempotencyKey(
   ex: Executor,
-  caller: Caller,
+  scope: OwnerScope,
   keyHash: string,
   result: { status: number; resultId: string },
 ): Promise<void> {
-  await ex.update(idempotencyKeys).set(result).where(byKey(caller, keyHash));
+  await ex.update(idempotencyKeys).set(result).where(byKey(scope, keyHash));
 }
 
-export async function findIdempotencyKey(ex: Executor, caller: Caller, keyHash: string): Promise<IdempotencyRecord | null> {
+export async function findIdempotencyKey(ex: Executor, scope: OwnerScope, keyHash: string): Promise<IdempotencyRecord | null> {
   const [row] = await ex
     .select({
       requestHash: idempotencyKeys.requestHash,
@@ -48,13 +46,13 @@ export async function findIdempotencyKey(ex: Executor, caller: Caller, keyHash: 
       createdAt: idempotencyKeys.createdAt,
     })
     .from(idempotencyKeys)
-    .where(byKey(caller, keyHash));
+    .where(byKey(scope, keyHash));
   return row ?? null;
 }
 
 /** Deletes the caller's key if it was claimed before `before` (expired), so it can be claimed anew. */
-export async function deleteExpiredIdempotencyKey(ex: Executor, caller: Caller, keyHash: string, before: Date): Promise<void> {
-  await ex.delete(idempotencyKeys).where(and(byKey(caller, keyHash), lt(idempotencyKeys.createdAt, before)));
+export async function deleteExpiredIdempotencyKey(ex: Executor, scope: OwnerScope, keyHash: string, before: Date): Promise<void> {
+  await ex.delete(idempotencyKeys).where(and(byKey(scope, keyHash), lt(idempotencyKeys.createdAt, before)));
 }
 
 /** Deletes up to `limit` of an org's keys claimed before `before`. Returns how many. */

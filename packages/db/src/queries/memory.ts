@@ -67,7 +67,7 @@ const memoryColumns = {
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
 
 /** The search tag whose posting lists hold a memory's terms. */
-function ownerTagOf(row: { scope: MemoryScope; orgId: string; userId: string }): SearchTag {
+export function ownerTagOf(row: { scope: MemoryScope; orgId: string; userId: string }): SearchTag {
   return row.scope === 'org' ? searchTag('o', row.orgId) : searchTag('u', row.userId);
 }
 
@@ -296,6 +296,7 @@ export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: str
  */
 export async function writeMemoryChange(
   ex: Executor,
+  scope: OwnerScope,
   current: MemoryRecord,
   change: { content?: string; tags?: string[]; updatedAt: Date },
 ): Promise<MemoryRecord> {
@@ -309,7 +310,7 @@ export async function writeMemoryChange(
       updatedAt: change.updatedAt,
       ...(change.content === undefined ? {} : { searchTerms: indexTerms(ownerTagOf(current), content) }),
     })
-    .where(and(eq(memory.id, current.id), eq(memory.orgId, current.orgId)));
+    .where(and(eq(memory.id, current.id), visibleTo(scope)));
   return { ...current, content, tags, updatedAt: change.updatedAt };
 }
 
@@ -392,15 +393,4 @@ export async function countOrgMemoriesLocked(ex: Executor, org: OrgScope): Promi
   await ex.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, org.orgId)).for('update');
   const [row] = await ex.select({ n: count() }).from(memory).where(eq(memory.orgId, org.orgId));
   return row?.n ?? 0;
-}
-
-/** A memory for bulk import (no contexts, never updated), owned by `userId` of `orgId`. */
-export type ImportedMemory = Omit<MemoryRecord, 'updatedAt' | 'contexts'>;
-
-/** Inserts many memories in one statement (imports, benchmark seeding). */
-export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMemory[]): Promise<void> {
-  if (rows.length === 0) return;
-  await ex.insert(memory).values(
-    rows.map((row) => ({ ...row, searchTerms: indexTerms(ownerTagOf(row), row.content), updatedAt: row.createdAt })),
-  );
 }

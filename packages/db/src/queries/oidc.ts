@@ -14,19 +14,6 @@ export function isOidcIdentityOf(user: Pick<UserRow, 'oidcIssuer' | 'oidcSubject
   return user.oidcIssuer === identity.issuer && user.oidcSubject === identity.subject;
 }
 
-/**
- * The user an OIDC identity is linked to, in whatever org. The one lookup without an
- * owner scope, on purpose: a verified identity is what establishes the caller's scope.
- */
-export async function findUserByOidcIdentity(ex: Executor, identity: OidcIdentity): Promise<UserRow | null> {
-  const [row] = await ex
-    .select()
-    .from(users)
-    .where(and(eq(users.oidcIssuer, identity.issuer), eq(users.oidcSubject, identity.subject)));
-  // `Abc` must not sign in as `abc`: the database matched without regard to case.
-  return row && isOidcIdentityOf(row, identity) ? row : null;
-}
-
 /** The user of the org with this (lower-cased) email, linked or not, removed or not. */
 export async function findOrgUserByEmail(ex: Executor, org: OrgScope, email: string): Promise<UserRow | null> {
   const [row] = await ex

@@ -3,14 +3,6 @@ import type { Executor } from '../client';
 import { apiKeys, auditEvents, memory, memoryContext, orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 
-export type NewOrg = Pick<OrgRow, 'id' | 'name' | 'createdAt'> & Partial<Pick<OrgRow, 'redactMemorySecrets'>>;
-
-export async function insertOrg(ex: Executor, org: NewOrg): Promise<OrgRow> {
-  const row: OrgRow = { redactMemorySecrets: true, ...org };
-  await ex.insert(orgs).values(row);
-  return row;
-}
-
 /** Whether secrets in the org's memories are redacted on save (the org setting; true for a missing org). */
 export async function orgRedactsMemorySecrets(ex: Executor, org: OrgScope): Promise<boolean> {
   const [row] = await ex.select({ redact: orgs.redactMemorySecrets }).from(orgs).where(eq(orgs.id, org.orgId));
@@ -51,15 +43,6 @@ export async function findOrg(ex: Executor, org: OrgScope): Promise<OrgRow | nul
 }
 
 export type { Role };
-
-/**
- * Operator only (CLI): a user by id in whatever org. Everything a tenant can call goes
- * through `findUser`, which is org-scoped.
- */
-export async function findUserForOperator(ex: Executor, userId: string): Promise<UserRow | null> {
-  const [row] = await ex.select().from(users).where(eq(users.id, userId));
-  return row ?? null;
-}
 
 /** The org's users (members, admins, owners), removed ones included, oldest first. */
 export async function listUsers(ex: Executor, org: OrgScope): Promise<UserRow[]> {

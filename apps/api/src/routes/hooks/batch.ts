@@ -2,10 +2,11 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { HarnessSchema } from './schemas';
+import { HOOK_LIMITS } from '../../limits';
+import { problemOf } from '../../errors';
+import type { BatchItemResult } from '../../services/hooks';
+import { HarnessSchema, toHookReceiptResponse } from './schemas';
 
-export const MAX_BATCH_EVENTS = 256;
-export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 
 const BatchBody = z
   .object({
@@ -25,7 +26,7 @@ const BatchBody = z
         }),
       )
       .min(1)
-      .max(MAX_BATCH_EVENTS),
+      .max(HOOK_LIMITS.batchEvents),
   })
   .openapi('HookBatch');
 
@@ -44,13 +45,21 @@ const BatchResultSchema = z
   })
   .openapi('HookBatchResult');
 
+export type HookBatchResultResponse = z.infer<typeof BatchResultSchema>;
+
+/** A recorded item is its receipt; a refused one is its problem (without a request id: the batch's answer has it). */
+export function toBatchResultResponse(result: BatchItemResult): HookBatchResultResponse {
+  if ('receipt' in result) return { index: result.index, status: 202, ...toHookReceiptResponse(result.receipt) };
+  return { index: result.index, ...problemOf(result.refused) };
+}
+
 export const postHooksBatchRoute = authedRoute(['hooks:write'], {
   method: 'post',
   path: '/v1/hooks/batch',
   operationId: 'postHooksBatch',
   tags: ['Hooks'],
   summary: 'Ingest a batch of hook events',
-  description: `Up to ${MAX_BATCH_EVENTS} events / 8 MiB, of any sessions and harnesses, for clients that spool and drain. Each event is handled as a single post would be; the answer has one result per event, in order.`,
+  description: `Up to ${HOOK_LIMITS.batchEvents} events / ${HOOK_LIMITS.batchBytes / 1024 / 1024} MiB, of any sessions and harnesses, for clients that spool and drain. Each event is handled as a single post would be; the answer has one result per event, in order.`,
   'x-mcp': false,
   request: { body: { required: true, content: { 'application/json': { schema: BatchBody } } } },
   responses: {
@@ -71,6 +80,6 @@ export function registerPostHooksBatch(app: ApiApp) {
         ...(event.occurred_at !== undefined ? { occurredAt: event.occurred_at } : {}),
       })),
     );
-    return c.json({ results }, 200);
+    return c.json({ results: results.map(toBatchResultResponse) }, 200);
   });
 }

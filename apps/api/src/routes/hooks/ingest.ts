@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ApiApp, AppEnv } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { HarnessSchema, HookPayloadSchema, HookReceiptSchema } from './schemas';
+import { HarnessSchema, HookPayloadSchema, HookReceiptSchema, toHookReceiptResponse } from './schemas';
 
 /**
  * A hook is `curl --data-binary @-`: whatever content type the sender sets (curl's
@@ -48,6 +48,6 @@ export function registerPostHook(app: ApiApp) {
       payload: c.req.valid('json'),
       ...(c.req.valid('header')['idempotency-key'] !== undefined ? { idempotencyKey: c.req.valid('header')['idempotency-key'] } : {}),
     });
-    return c.json(receipt, 202);
+    return c.json(toHookReceiptResponse(receipt), 202);
   });
 }

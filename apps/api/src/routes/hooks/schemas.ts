@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { HARNESSES } from '@memory-bank/db';
+import type { HookReceipt } from '../../services/hooks';
 
 export const HookPayloadSchema = z
   .record(z.string(), z.unknown())
@@ -16,5 +17,11 @@ export const HookReceiptSchema = z
     duplicate: z.boolean().openapi({ description: 'True when this delivery was already recorded (the original sequence is returned).' }),
   })
   .openapi('HookReceipt');
+
+export type HookReceiptResponse = z.infer<typeof HookReceiptSchema>;
+
+export function toHookReceiptResponse(receipt: HookReceipt): HookReceiptResponse {
+  return { event_id: receipt.eventId, workstream_id: receipt.workstreamId, sequence: receipt.sequence, duplicate: receipt.duplicate };
+}
 
 export const HarnessSchema = z.enum(HARNESSES);

@@ -1,21 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { CONTEXT_ORIGINS, MEMORY_SCOPES, MEMORY_SOURCES, type MemoryRecord, type ScoredMemoryRecord } from '@memory-bank/db';
 import { nestsWithin } from '../../http/json-input';
+import { MEMORY_LIMITS } from '../../limits';
 
-/** Limits of the memory contract (docs/api.md#limits). */
-export const MEMORY_LIMITS = {
-  contentChars: 8000,
-  tags: 32,
-  tagChars: 64,
-  contexts: 16,
-  snippetChars: 4000,
-  idChars: 128,
-  citationBytes: 16 * 1024,
-  citationDepth: 16,
-  listLimit: 100,
-  searchLimit: 50,
-  queryChars: 512,
-} as const;
+export { MEMORY_LIMITS };
 
 const codePoints = (value: string) => Array.from(value).length;
 
@@ -151,7 +139,13 @@ export const MemoryIdParams = z.object({
 });
 
 /** Wire shape (snake_case, ISO dates) of a memory. */
-export function toMemoryResponse(record: MemoryRecord): z.infer<typeof MemorySchema> {
+/** The wire shapes of the memory operations, for typed callers: the CLI, the tests. */
+export type CreateMemoryRequest = z.input<typeof CreateMemoryBody>;
+export type UpdateMemoryRequest = z.input<typeof UpdateMemoryBody>;
+export type MemoryResponse = z.infer<typeof MemorySchema>;
+export type SearchResultResponse = z.infer<typeof SearchResultSchema>;
+
+export function toMemoryResponse(record: MemoryRecord): MemoryResponse {
   return {
     id: record.id,
     scope: record.scope,
@@ -176,6 +170,6 @@ export function toSavedMemoryResponse(saved: MemoryRecord & { redacted: number }
   return { ...toMemoryResponse(saved), redacted: saved.redacted };
 }
 
-export function toSearchResult(record: ScoredMemoryRecord): z.infer<typeof SearchResultSchema> {
+export function toSearchResult(record: ScoredMemoryRecord): SearchResultResponse {
   return { ...toMemoryResponse(record), score: record.score };
 }

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
+import { WORKSTREAM_LIMITS } from '../../limits';
 import { MEMORY_LIMITS, boundedText, limitParam } from '../memory/schemas';
 import { KindsFilter, WorkstreamSearchResultSchema, toSearchResultResponse } from './schemas';
 
@@ -23,7 +24,7 @@ export const getWorkstreamsSearchRoute = authedRoute(['workstreams:read'], {
   },
   responses: {
     200: {
-      description: 'Matching events, best first (content cut at 4000 characters; read the event for all of it).',
+      description: `Matching events, best first (content cut at ${WORKSTREAM_LIMITS.searchContentChars} characters; read the event for all of it).`,
       content: { 'application/json': { schema: z.object({ results: z.array(WorkstreamSearchResultSchema) }) } },
     },
     ...problemResponses(400, 401, 403),

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, min, sql } from 'drizzle-orm';
 import type { Executor } from '../client';
 import { archiveDeletions, archiveSegments, orgs, workstreamEvents, workstreams } from '../schema';
-import { claimColumns } from './archive';
+import { claimColumns } from '../archive-layout';
 
 /** The FULLTEXT indexes the schema relies on (they live in custom migrations). */
 export const FULLTEXT_INDEXES = [

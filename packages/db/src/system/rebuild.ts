@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
+import { inTransaction } from '../prepared';
 import { archiveSegments, orgs, users, workstreamEvents, workstreams, type Harness } from '../schema';
-import type { EventDraft } from './workstreams';
+import type { EventDraft } from '../queries/workstream-append';
 import { indexTerms, searchTag } from '../search/terms';
 
 /**
@@ -49,7 +50,7 @@ export async function writeRebuiltSegment(
   events: RebuiltEvent[],
 ): Promise<void> {
   const tag = searchTag('u', workstream.userId);
-  await db.transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     for (const event of events) {
       const row = {
         ...event,

@@ -5,8 +5,8 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import mysql from 'mysql2/promise';
-import type { Database } from './client';
-import { hasErrorCode } from './errors';
+import type { Database } from '../client';
+import { hasErrorCode } from '../errors';
 
 /**
  * The top-level drizzle/ folder: numbered migrations and their journal. Found by walking

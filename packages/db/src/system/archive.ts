@@ -1,46 +1,15 @@
 import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type Harness, type WorkstreamRow } from '../schema';
-import type { OrgScope, OwnerScope } from '../scope';
-import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from './workstreams';
+import { inTransaction } from '../prepared';
+import { claimColumns, segmentEventColumns, segmentKey, type SegmentClaim, type SegmentEvent } from '../archive-layout';
+import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from '../queries/workstream-append';
+import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type WorkstreamRow } from '../schema';
 
 /**
  * The archive's bookkeeping. The sealer and the deleter are system processes: they act on
  * every tenant's rows by id, never on behalf of a caller, and always keep a tenant's
  * objects under that tenant's prefix.
  */
-
-export interface SegmentClaim {
-  key: string;
-  orgId: string;
-  workstreamId: string;
-  firstSequence: number;
-  lastSequence: number;
-}
-
-/** The columns of archive_segments that make a SegmentClaim. */
-export const claimColumns = {
-  key: archiveSegments.key,
-  orgId: archiveSegments.orgId,
-  workstreamId: archiveSegments.workstreamId,
-  firstSequence: archiveSegments.firstSequence,
-  lastSequence: archiveSegments.lastSequence,
-};
-
-const pad = (sequence: number) => String(sequence).padStart(16, '0');
-
-export function workstreamArchivePrefix(orgId: string, workstreamId: string): string {
-  return `orgs/${orgId}/workstreams/${workstreamId}/`;
-}
-
-export function segmentKey(orgId: string, workstreamId: string, first: number, last: number): string {
-  return `${workstreamArchivePrefix(orgId, workstreamId)}segments/${pad(first)}-${pad(last)}.jsonl`;
-}
-
-/** Who a workstream belongs to, written once beside its segments so the archive alone can rebuild the ledger. */
-export function workstreamManifestKey(orgId: string, workstreamId: string): string {
-  return `${workstreamArchivePrefix(orgId, workstreamId)}workstream.json`;
-}
 
 /** Workstreams with events to seal now: old enough, big enough, or ended. */
 export async function dueForSealing(ex: Executor, options: { olderThan: Date; limit: number; all?: boolean }): Promise<string[]> {
@@ -77,7 +46,8 @@ export async function claimSegments(
   workstreamId: string,
   options: { now: Date; olderThan: Date; force: boolean; maxSegments: number; leaseUntil: Date },
 ): Promise<SegmentClaim[]> {
-  return db.transaction(
+  return inTransaction(
+    db,
     async (tx) => {
       const [ws] = await tx.select().from(workstreams).where(eq(workstreams.id, workstreamId)).for('update');
       if (!ws || ws.pendingCount === 0) return [];
@@ -141,31 +111,6 @@ export async function claimSegments(
   );
 }
 
-/** What a segment's lines are built from. */
-export interface SegmentEvent {
-  eventId: string;
-  workstreamId: string;
-  sequence: number;
-  harness: Harness;
-  event: string;
-  occurredAt: Date;
-  receivedAt: Date;
-  payloadSha256: string;
-  payload: string | null;
-}
-
-const segmentEventColumns = {
-  eventId: workstreamEvents.eventId,
-  workstreamId: workstreamEvents.workstreamId,
-  sequence: workstreamEvents.sequence,
-  harness: workstreamEvents.harness,
-  event: workstreamEvents.event,
-  occurredAt: workstreamEvents.occurredAt,
-  receivedAt: workstreamEvents.receivedAt,
-  payloadSha256: workstreamEvents.payloadSha256,
-  payload: workstreamEvents.payload,
-};
-
 export async function segmentEvents(ex: Executor, claim: SegmentClaim): Promise<SegmentEvent[]> {
   return ex
     .select(segmentEventColumns)
@@ -196,7 +141,7 @@ export async function markSegmentStored(
   claim: SegmentClaim,
   stored: { sha256: string; bytes: number; at: Date },
 ): Promise<'stored' | 'gone'> {
-  return db.transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const [segment] = await tx.select({ uploadedAt: archiveSegments.uploadedAt }).from(archiveSegments).where(eq(archiveSegments.key, claim.key)).for('update');
     if (!segment) return 'gone';
     if (!segment.uploadedAt) {
@@ -273,72 +218,6 @@ export async function segmentState(ex: Executor, key: string): Promise<{ state: 
   return { state: row.uploadedAt ? 'stored' : 'pending', attempts: row.attempts };
 }
 
-// ——— deletion ———
-
-export interface DeletedWorkstreams {
-  workstreams: number;
-  events: number;
-  /** Segment objects of those workstreams (stored or still being stored). */
-  segments: number;
-  /** Objects queued for deletion (segments and manifests). */
-  objectKeys: string[];
-}
-
-/**
- * Deletes workstreams' ledger rows and queues their objects for deletion, in the
- * caller's transaction, so a crash between the database and the store cannot leave
- * objects nobody will delete.
- */
-async function deleteWorkstreamSet(tx: Executor, set: { id: string; orgId: string }[], now: Date): Promise<DeletedWorkstreams> {
-  if (set.length === 0) return { workstreams: 0, events: 0, segments: 0, objectKeys: [] };
-  const ids = set.map((ws) => ws.id);
-  const segments = await tx.select({ key: archiveSegments.key }).from(archiveSegments).where(inArray(archiveSegments.workstreamId, ids));
-  const objectKeys = [...segments.map((segment) => segment.key), ...set.map((ws) => workstreamManifestKey(ws.orgId, ws.id))];
-  const orgOf = new Map(set.map((ws) => [ws.id, ws.orgId]));
-  const orgOfKey = (key: string) => orgOf.get(/\/workstreams\/([^/]+)\//.exec(key)?.[1] ?? '') ?? set[0]!.orgId;
-  await tx
-    .insert(archiveDeletions)
-    .values(objectKeys.map((key) => ({ key, orgId: orgOfKey(key), requestedAt: now, nextAttemptAt: now })))
-    .onDuplicateKeyUpdate({ set: { nextAttemptAt: now } });
-  await tx.delete(archiveSegments).where(inArray(archiveSegments.workstreamId, ids));
-  const [events] = await tx.delete(workstreamEvents).where(inArray(workstreamEvents.workstreamId, ids));
-  await tx.delete(workstreams).where(inArray(workstreams.id, ids));
-  return { workstreams: set.length, events: events.affectedRows, segments: segments.length, objectKeys };
-}
-
-/** Deletes one workstream the scope owns (see deleteWorkstreamSet). Null when it cannot see it. */
-export async function deleteWorkstreamRecords(
-  db: Database,
-  scope: OwnerScope,
-  workstreamId: string,
-  now: Date,
-): Promise<DeletedWorkstreams | null> {
-  return db.transaction(async (tx) => {
-    const set = await tx
-      .select({ id: workstreams.id, orgId: workstreams.orgId })
-      .from(workstreams)
-      .where(and(eq(workstreams.id, workstreamId), eq(workstreams.orgId, scope.orgId), eq(workstreams.userId, scope.userId)))
-      .for('update');
-    return set.length === 0 ? null : deleteWorkstreamSet(tx, set, now);
-  });
-}
-
-/** Deletes every workstream of a member (purge), in the caller's transaction. */
-export async function purgeMemberWorkstreams(tx: Executor, org: OrgScope, userId: string, now: Date): Promise<DeletedWorkstreams> {
-  const set = await tx
-    .select({ id: workstreams.id, orgId: workstreams.orgId })
-    .from(workstreams)
-    .where(and(eq(workstreams.orgId, org.orgId), eq(workstreams.userId, userId)))
-    .for('update');
-  return deleteWorkstreamSet(tx, set, now);
-}
-
-/** Deletes every workstream of an org (org deletion), in the caller's transaction. */
-export async function purgeOrgWorkstreams(tx: Executor, org: OrgScope, now: Date): Promise<DeletedWorkstreams> {
-  const set = await tx.select({ id: workstreams.id, orgId: workstreams.orgId }).from(workstreams).where(eq(workstreams.orgId, org.orgId)).for('update');
-  return deleteWorkstreamSet(tx, set, now);
-}
-
 export async function dueDeletions(ex: Executor, options: { now: Date; limit: number; keys?: string[] }): Promise<string[]> {
   const rows = await ex
     .select({ key: archiveDeletions.key })
@@ -358,37 +237,4 @@ export async function recordDeletionFailure(ex: Executor, key: string, failure: 
     .update(archiveDeletions)
     .set({ attempts: sql`${archiveDeletions.attempts} + 1`, lastError: failure.error.slice(0, 512), nextAttemptAt: failure.retryAt })
     .where(eq(archiveDeletions.key, key));
-}
-
-// ——— reading the archive back ———
-
-/** A workstream's segments that are in object storage, in sequence order. */
-export async function storedSegments(ex: Executor, workstreamId: string): Promise<SegmentClaim[]> {
-  return ex
-    .select(claimColumns)
-    .from(archiveSegments)
-    .where(and(eq(archiveSegments.workstreamId, workstreamId), isNotNull(archiveSegments.uploadedAt)))
-    .orderBy(asc(archiveSegments.firstSequence));
-}
-
-/** Events whose payload is still in the ledger (not yet in a stored segment), by sequence, a page at a time. */
-export async function unarchivedEvents(
-  ex: Executor,
-  workstreamId: string,
-  range: { after: number; through: number; limit: number },
-): Promise<(SegmentEvent & { payload: string })[]> {
-  const rows = await ex
-    .select(segmentEventColumns)
-    .from(workstreamEvents)
-    .where(
-      and(
-        eq(workstreamEvents.workstreamId, workstreamId),
-        gt(workstreamEvents.sequence, range.after),
-        lte(workstreamEvents.sequence, range.through),
-        isNotNull(workstreamEvents.payload),
-      ),
-    )
-    .orderBy(asc(workstreamEvents.sequence))
-    .limit(range.limit);
-  return rows as (SegmentEvent & { payload: string })[];
 }

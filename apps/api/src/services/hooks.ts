@@ -1,21 +1,18 @@
-import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionEvents, type SessionRef } from '@memory-bank/db';
+import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
-import { ownerScope, type Principal } from '../auth/principal';
+import type { Principal } from '../auth/principal';
+import type { Clock } from '../clock';
 import { AppError } from '../errors';
-import type { Clock } from '../services/deps';
-import { IDEMPOTENCY_KEY_PATTERN } from '../services/idempotency';
-import { HARNESS_ADAPTERS } from './adapters';
-import { parseTimestamp } from './adapters/text';
-import { canonicalJson, sha256Hex } from './canonical';
-import { createGroupCommit } from './group-commit';
-import type { Sanitizer } from './sanitize';
-import { AdapterError, type AdaptedEvent, type Harness } from './types';
+import { HARNESS_ADAPTERS } from '../hooks/adapters';
+import { canonicalJson, sha256Hex } from '../hooks/canonical';
+import { createGroupCommit } from '../hooks/group-commit';
+import { parseTimestamp } from '../hooks/adapters/text';
+import { ledgerFields } from '../hooks/ledger';
+import type { Sanitizer } from '../hooks/sanitize';
+import { AdapterError, type Harness } from '../hooks/types';
+import { HOOK_LIMITS, IDEMPOTENCY_LIMITS } from '../limits';
 
-/** Largest payload accepted, after sanitizing, as canonical JSON. */
-export const MAX_PAYLOAD_BYTES = 1024 * 1024;
-/** Bounds of one transaction of merged single posts (as a batch's). */
-const MAX_GROUP_EVENTS = 256;
-const MAX_GROUP_BYTES = 8 * 1024 * 1024;
+const MAX_PAYLOAD_BYTES = HOOK_LIMITS.payloadBytes;
 
 export interface HookDelivery {
   harness: Harness;
@@ -28,31 +25,16 @@ export interface HookDelivery {
   occurredAt?: string | number;
 }
 
+/** Where a delivery landed in the ledger. */
 export interface HookReceipt {
-  event_id: string;
-  workstream_id: string;
+  eventId: string;
+  workstreamId: string;
   sequence: number;
   duplicate: boolean;
 }
 
-export type BatchItemResult =
-  | ({ index: number; status: 202 } & HookReceipt)
-  | { index: number; status: 400 | 413; type: string; title: string; detail: string; errors?: { path: string; message: string }[] };
-
-/** The ledger columns an adapted event determines — the same at ingestion and at rebuild. */
-export function ledgerFields(adapted: AdaptedEvent) {
-  return {
-    kind: adapted.kind,
-    role: adapted.role,
-    event: adapted.eventName,
-    lifecycleOnly: adapted.lifecycleOnly,
-    toolUseId: adapted.toolUseId,
-    toolName: adapted.toolName,
-    outcome: adapted.outcome,
-    content: adapted.content,
-    contentSha256: sha256Hex(adapted.content),
-  };
-}
+/** One item of a batch: recorded, or refused on its own (400 or 413) while the rest land. */
+export type BatchItemResult = { index: number; receipt: HookReceipt } | { index: number; refused: AppError };
 
 interface PreparedEvent {
   session: SessionRef;
@@ -77,7 +59,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
       throw new AppError('validation_failed', 'A hook payload must be a JSON object', { errors: [{ path, message: 'Expected a JSON object' }] });
     }
-    if (delivery.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(delivery.idempotencyKey)) {
+    if (delivery.idempotencyKey !== undefined && !IDEMPOTENCY_LIMITS.keyPattern.test(delivery.idempotencyKey)) {
       // A single post's key is its header; a batch item's sits beside its payload.
       const keyPath = path === '(body)' ? 'idempotency-key' : path.replace(/payload$/, 'idempotency_key');
       throw new AppError('validation_failed', 'Idempotency-Key must be 1–128 visible ASCII characters', {
@@ -148,14 +130,14 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
       groups.set(key, group);
     });
     const sessions = [...groups.values()];
-    const outcomes = await appendWorkstreamEvents(db, ownerScope(principal), sessions, { newWorkstreamId: () => newId('workstream', now), now });
+    const outcomes = await appendWorkstreamEvents(db, principal.scope, sessions, { newWorkstreamId: () => newId('workstream', now), now });
     const receipts: HookReceipt[] = new Array(events.length);
     outcomes.forEach((outcome, g) => {
       if (outcome.sealNow) onSealNeeded(outcome.workstreamId);
       outcome.events.forEach((event, i) => {
         receipts[sessions[g]!.positions[i]!] = {
-          event_id: event.eventId,
-          workstream_id: outcome.workstreamId,
+          eventId: event.eventId,
+          workstreamId: outcome.workstreamId,
           sequence: event.sequence,
           duplicate: event.duplicate,
         };
@@ -167,16 +149,16 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
   /** Single posts of one owner that arrive while one of theirs is being appended go together in the next transaction. */
   const singles = createGroupCommit<{ principal: Principal; event: PreparedEvent }, HookReceipt>({
     run: (items) => appendPrepared(items[0]!.principal, items.map((item) => item.event), clock.now()),
-    maxItems: MAX_GROUP_EVENTS,
+    maxItems: HOOK_LIMITS.batchEvents,
     weight: (item) => item.event.draft.payloadBytes + item.event.draft.content.length,
-    maxWeight: MAX_GROUP_BYTES,
+    maxWeight: HOOK_LIMITS.batchBytes,
   });
 
   return {
     /** One delivery: sanitized, adapted, appended. Throws AppError (400/413) for payloads it cannot take. */
     async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
       const event = prepare(delivery, clock.now(), '(body)');
-      return singles.submit(`${principal.orgId}\u0000${principal.userId}\u0000${principal.role}`, { principal, event });
+      return singles.submit(`${principal.scope.orgId}\u0000${principal.scope.userId}\u0000${principal.scope.role}`, { principal, event });
     },
 
     /**
@@ -199,18 +181,11 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
           indexes.push(index);
         } catch (error) {
           if (!(error instanceof AppError) || (error.status !== 400 && error.status !== 413)) throw error;
-          results[index] = {
-            index,
-            status: error.status,
-            type: `urn:memory-bank:problem:${error.code}`,
-            title: error.code === 'payload_too_large' ? 'Payload Too Large' : 'Validation Failed',
-            detail: error.detail,
-            ...(error.options.errors ? { errors: error.options.errors } : {}),
-          };
+          results[index] = { index, refused: error };
         }
       });
       const receipts = prepared.length > 0 ? await appendPrepared(principal, prepared, now) : [];
-      receipts.forEach((receipt, i) => (results[indexes[i]!] = { index: indexes[i]!, status: 202, ...receipt }));
+      receipts.forEach((receipt, i) => (results[indexes[i]!] = { index: indexes[i]!, receipt }));
       return results;
     },
   };

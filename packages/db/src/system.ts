@@ -1,0 +1,16 @@
+/*
+ * @memory-bank/db/system — what legitimately crosses tenants. Imported only by
+ * authentication (it establishes scopes), the operator's tools, the archive (sealer,
+ * deleter, doctor, rebuild), the process entry points and system health; a test keeps it
+ * so (apps/api/test/boundaries.test.ts).
+ */
+export { openDatabase, type DatabaseHandle, type DatabaseOptions } from './client';
+export { orgScopeOf, ownerScopeOf } from './scope';
+export * from './system/migrate';
+export * from './system/credentials';
+export * from './system/operator';
+export * from './system/archive';
+export * from './system/doctor';
+export * from './system/rebuild';
+export * from './system/bulk-import';
+export * from './system/health';

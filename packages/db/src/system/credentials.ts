@@ -1,0 +1,69 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { preparedOn } from '../prepared';
+import { isOidcIdentityOf, type OidcIdentity } from '../queries/oidc';
+import { apiKeys, orgs, users, type ApiKeyScope, type OrgRow, type UserRow } from '../schema';
+import { ownerScopeOf, type OwnerScope } from '../scope';
+
+/**
+ * The lookups authentication makes before there is a scope: they are what establish it.
+ * Only the system entry point exports them.
+ */
+
+/** What a valid key says about its bearer. */
+export interface KeyHolder {
+  scope: OwnerScope;
+  keyId: string;
+  scopes: ApiKeyScope[];
+  lastUsedAt: Date | null;
+}
+
+/** A live key by the SHA-256 of its secret, with its user's org and role. */
+export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyHolder | null> {
+  const query = preparedOn(ex, 'findKeyHolder', (on) =>
+    on
+      .select({
+        keyId: apiKeys.id,
+        orgId: users.orgId,
+        userId: users.id,
+        role: users.role,
+        scopes: apiKeys.scopes,
+        lastUsedAt: apiKeys.lastUsedAt,
+      })
+      .from(apiKeys)
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt), isNull(users.removedAt))),
+  );
+  const [row] = await query.execute({ hash: keyHash });
+  if (!row) return null;
+  return {
+    scope: ownerScopeOf({ orgId: row.orgId, id: row.userId, role: row.role }),
+    keyId: row.keyId,
+    scopes: row.scopes,
+    lastUsedAt: row.lastUsedAt,
+  };
+}
+
+/** Records that a key was used (best effort; callers throttle it). */
+export async function touchApiKey(ex: Executor, keyId: string, at: Date): Promise<void> {
+  await ex.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
+}
+
+/**
+ * The user an OIDC identity is linked to, in whatever org: a verified identity is what
+ * establishes the caller's scope.
+ */
+export async function findUserByOidcIdentity(ex: Executor, identity: OidcIdentity): Promise<UserRow | null> {
+  const [row] = await ex
+    .select()
+    .from(users)
+    .where(and(eq(users.oidcIssuer, identity.issuer), eq(users.oidcSubject, identity.subject)));
+  // `Abc` must not sign in as `abc`: the database matched without regard to case.
+  return row && isOidcIdentityOf(row, identity) ? row : null;
+}
+
+/** An org by id, in whatever tenant: the org a sign-in token names, or the one the operator acts on. */
+export async function findOrgById(ex: Executor, orgId: string): Promise<OrgRow | null> {
+  const [row] = await ex.select().from(orgs).where(eq(orgs.id, orgId));
+  return row ?? null;
+}
