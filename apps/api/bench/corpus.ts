@@ -72,3 +72,21 @@ export function searchQueries(texts: readonly string[], count: number, seed = 42
   });
   return Array.from({ length: count }, () => `${common[Math.floor(random() * common.length)]} ${rarer[Math.floor(random() * rarer.length)]}`);
 }
+
+/**
+ * Queries in the shapes search handles beyond plain words, from the tenant's own texts:
+ * a quoted phrase (two adjacent words), a word typed halfway (prefix), and a question
+ * around a common and a rarer word.
+ */
+export function typedQueries(texts: readonly string[], count: number, seed = 7): string[] {
+  const random = seededRandom(seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const words = pick(texts).toLowerCase().replace(/[^a-z ]/g, '').split(' ');
+    const at = Math.floor(random() * (words.length - 1));
+    const long = words.filter((word) => word.length >= 7);
+    if (i % 3 === 0) return `"${words[at]} ${words[at + 1]}"`;
+    if (i % 3 === 1 && long.length > 0) return `${words[at]} ${pick(long).slice(0, 5)}`;
+    return `how did we ${words[at]} the ${words[at + 1]}?`;
+  });
+}

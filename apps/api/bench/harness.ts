@@ -4,7 +4,7 @@ import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createMigratedDatabase } from '../test/support/database';
 import { startTestS3, type TestS3 } from '../test/support/s3';
-import { searchQueries } from './corpus';
+import { searchQueries, typedQueries } from './corpus';
 import { httpLoad, type Measurement } from './load';
 import { apiVsRaw } from './scenarios/api-vs-raw';
 import { cost } from './scenarios/cost';
@@ -75,6 +75,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       probe: probe!,
       writer: writer!,
       queries: searchQueries(probe!.texts, 200),
+      typedQueries: typedQueries(probe!.texts, 99),
       peakRss: {},
       poolSize: POOL_SIZE,
       serviceEnv,
@@ -92,7 +93,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       const crowded = await measureIsolation(ctx, 'crowded');
       reports.push({
         scenario: 'tenant-isolation',
-        measurements: [alone.api, alone.prefixed, alone.naive, crowded.api, crowded.prefixed, crowded.naive],
+        measurements: [alone.api, alone.apiTyped, alone.prefixed, alone.naive, crowded.api, crowded.apiTyped, crowded.prefixed, crowded.naive],
         ratios: isolationRatios(alone, crowded, scale.name),
         notes: [`probe: ${scale.perTenant} memories; alone = ${alone.rows} rows in the table, crowded = ${crowded.rows} rows (${scale.tenants} tenants sharing one Zipf vocabulary)`],
       });

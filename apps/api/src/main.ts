@@ -1,4 +1,4 @@
-import { ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db/system';
+import { ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { serveApp } from './http/serve';
@@ -44,6 +44,11 @@ async function main(): Promise<void> {
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
+  // Memories saved before the current search format are re-indexed in the background
+  // (docs/operations.md#search-re-index); they stay findable by their exact words meanwhile.
+  reindexMemorySearch(database.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>
+    logger.error({ err: error }, 'search re-index stopped; it resumes at the next start'),
+  );
 
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');

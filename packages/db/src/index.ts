@@ -10,6 +10,8 @@ export * from './errors';
 export * from './ids';
 export { isOrgAdmin, type OrgScope, type OwnerScope } from './scope';
 export * from './search/terms';
+export { SEARCH_TERMS_VERSION, memorySearchTerms } from './search/memory-terms';
+export type { SearchMatch, Highlight, MatchKind } from './search/rank';
 export * from './archive-layout';
 export { inTransaction } from './prepared';
 export * from './queries/orgs';

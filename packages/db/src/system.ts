@@ -13,4 +13,6 @@ export * from './system/archive';
 export * from './system/doctor';
 export * from './system/rebuild';
 export * from './system/bulk-import';
+export { applyStatsDelta, statsDeltaOf } from './search/stats';
+export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export * from './system/health';

@@ -1,4 +1,5 @@
-import { indexTerms, memory, newId, searchTag } from '@memory-bank/db';
+import { SEARCH_TERMS_VERSION, memory, memorySearchTerms, newId, searchTag } from '@memory-bank/db';
+import { applyStatsDelta, statsDeltaOf } from '@memory-bank/db/system';
 import { memoryText, seededRandom } from '../corpus';
 import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
 import { withPeakRss } from '../service';
@@ -71,13 +72,15 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
             operation: async (i) => {
               const content = texts[i % texts.length]!;
               const now = new Date();
+              const terms = memorySearchTerms(userTag, content);
               const insert = ctx.database.db
                 .insert(memory)
-                .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: indexTerms(userTag, content), contextCount: 0, createdAt: now, updatedAt: now })
+                .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION, contextCount: 0, createdAt: now, updatedAt: now })
                 .toSQL();
-              // What the API sends for a memory without contexts: the key lookup, then one INSERT.
+              // What the API sends for a memory without contexts: the key lookup, the INSERT, the owner's search statistics.
               await pool.query(writerAuthStatement.sql, writerAuthStatement.params);
               await pool.query(insert.sql, insert.params);
+              await applyStatsDelta(ctx.database.db, writer.orgId, writer.userId, statsDeltaOf(terms.counts, terms.length, 1));
             },
           })),
       ]);
@@ -95,7 +98,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     ratios,
     notes: [
       `Each workload ran in ${ROUNDS} alternating rounds (search API, search mysql2, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
-      `mysql2 side: per search the API's own statements (key lookup, search; contexts when a result has some), per save the key lookup and the INSERT, on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
+      `mysql2 side: per search the API's own statements (key lookup, search; contexts when a result has some), per save the key lookup, the INSERT and the owner's search statistics, on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
     ],
   };
 }

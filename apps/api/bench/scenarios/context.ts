@@ -57,6 +57,8 @@ export interface BenchContext {
   /** A tenant the save workloads write to (the probe's data stays fixed). */
   writer: Tenant;
   queries: string[];
+  /** Quoted phrases, prefixes and questions from the probe's texts. */
+  typedQueries: string[];
   /** Peak RSS of the service seen during each scenario's loads, bytes. */
   peakRss: Record<string, number>;
   /** Connections in the service's pool and in the benchmark's own (the raw driver's). */

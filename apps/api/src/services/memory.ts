@@ -114,7 +114,9 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
         await checkQuota(tx, principal);
         return insertMemory(tx, principal.scope, memory);
       };
-      // A memory alone is one INSERT, atomic by itself; contexts or a quota need a transaction.
+      // A memory alone is one INSERT, atomic by itself (its owner's search statistics follow in
+      // a statement of their own: a crash between them only leaves ranking one memory short);
+      // contexts or a quota need a transaction.
       const saved = transaction
         ? await write(transaction)
         : memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0

@@ -4,3 +4,4 @@ export * from './memory';
 export * from './workstreams';
 export * from './audit';
 export * from './idempotency';
+export * from './memory-search';

@@ -1,4 +1,4 @@
-import { index, mediumtext, mysqlEnum, mysqlTable, smallint, text, varchar } from 'drizzle-orm/mysql-core';
+import { index, mediumtext, mysqlEnum, mysqlTable, smallint, text, tinyint, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
 import { orgIdColumn, userIdColumn } from './orgs';
 
@@ -29,6 +29,11 @@ export const memory = mysqlTable(
      * FULLTEXT indexes live in drizzle/0001_fulltext.sql.
      */
     searchTerms: mediumtext('search_terms').notNull(),
+    /**
+     * The format search_terms was written in (SEARCH_TERMS_VERSION in search/memory-terms.ts);
+     * older rows are re-indexed in the background and counted in the owner's statistics then.
+     */
+    searchVersion: tinyint('search_version', { unsigned: true }).notNull().default(0),
     /** Contexts are fixed at creation: readers skip the contexts query when there are none. */
     contextCount: smallint('context_count', { unsigned: true }).notNull().default(0),
     createdAt: timestamp('created_at').notNull(),

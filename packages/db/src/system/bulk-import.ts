@@ -1,15 +1,27 @@
 import type { Executor } from '../client';
-import { ownerTagOf, type MemoryRecord } from '../queries/memory';
+import { ownerTagOf, statsOwnerOf, type MemoryRecord } from '../queries/memory';
 import { memory } from '../schema';
-import { indexTerms } from '../search/terms';
+import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
+import { applyStatsDelta, statsDeltaOf, type OwnerStatsDelta } from '../search/stats';
 
 /** A memory for bulk import (no contexts, never updated), owned by `userId` of `orgId`. */
 export type ImportedMemory = Omit<MemoryRecord, 'updatedAt' | 'contexts'>;
 
-/** Inserts many memories, of any owners, in one statement (imports, benchmark seeding). */
+/**
+ * Inserts many memories, of any owners, in one statement (imports, benchmark seeding),
+ * and adds them to their owners' search statistics.
+ */
 export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMemory[]): Promise<void> {
   if (rows.length === 0) return;
-  await ex.insert(memory).values(
-    rows.map((row) => ({ ...row, searchTerms: indexTerms(ownerTagOf(row), row.content), updatedAt: row.createdAt })),
-  );
+  const deltas = new Map<string, { orgId: string; ownerId: string; delta: OwnerStatsDelta }>();
+  const values = rows.map((row) => {
+    const terms = memorySearchTerms(ownerTagOf(row), row.content);
+    const ownerId = statsOwnerOf(row);
+    const owner = deltas.get(`${row.orgId}/${ownerId}`) ?? { orgId: row.orgId, ownerId, delta: new Map() };
+    statsDeltaOf(terms.counts, terms.length, 1, owner.delta);
+    deltas.set(`${row.orgId}/${ownerId}`, owner);
+    return { ...row, searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION, updatedAt: row.createdAt };
+  });
+  await ex.insert(memory).values(values);
+  for (const { orgId, ownerId, delta } of deltas.values()) await applyStatsDelta(ex, orgId, ownerId, delta);
 }

@@ -130,8 +130,33 @@ export const SavedMemorySchema = z
   })
   .openapi('SavedMemory');
 
+const SearchHighlight = z
+  .object({
+    start: z.number().int().openapi({ description: 'Offset in `content` where the match starts, in UTF-16 code units (JavaScript string indices).' }),
+    end: z.number().int().openapi({ description: 'Offset just past the match (exclusive).' }),
+    kind: z.enum(['exact', 'stem', 'part', 'prefix']).openapi({
+      description: '`exact`: the word itself; `stem`: another form of it (rotate ~ rotating); `part`: part of an identifier (Invoice in createInvoice); `prefix`: a word it begins.',
+    }),
+  })
+  .openapi('SearchHighlight');
+
+const SearchMatch = z
+  .object({
+    terms: z.array(z.string()).openapi({ description: 'The query words this memory matched, lower-cased and normalised.' }),
+    phrases: z.array(z.string()).openapi({ description: 'Quoted phrases (and words written together, such as `v1.32.2`) found as written.' }),
+    highlights: z.array(SearchHighlight).openapi({ description: 'Where the matches are in `content`, in order (at most 64).' }),
+  })
+  .openapi('SearchMatch');
+
 export const SearchResultSchema = z
-  .object({ ...memoryFields, score: z.number().openapi({ description: 'FULLTEXT relevance; higher is better.' }) })
+  .object({
+    ...memoryFields,
+    score: z.number().min(0).max(1).openapi({
+      description:
+        'Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories. Results are ordered by it.',
+    }),
+    match: SearchMatch,
+  })
   .openapi('MemorySearchResult');
 
 export const MemoryIdParams = z.object({
@@ -171,5 +196,5 @@ export function toSavedMemoryResponse(saved: MemoryRecord & { redacted: number }
 }
 
 export function toSearchResult(record: ScoredMemoryRecord): SearchResultResponse {
-  return { ...toMemoryResponse(record), score: record.score };
+  return { ...toMemoryResponse(record), score: record.score, match: record.match };
 }

@@ -6,7 +6,7 @@ import { MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, TagFilter, bounded
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
-    description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Plain words; operators and quotes are treated as text.`,
+    description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank above scattered words; a word ending in * and the last word match as prefixes. Other operators are text.`,
   }),
   limit: limitParam(MEMORY_LIMITS.searchLimit, 'At most this many results'),
   tag: TagFilter,
@@ -20,7 +20,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Finds memories about a topic: full-text search over your memories and your org\'s shared ones, best match first. Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
+    'Finds memories about a topic: full-text search over your memories and your org\'s shared ones, re-ranked with BM25, best match first; each result says which words matched. Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
   request: { query: SearchQuery },
   responses: {
     200: {

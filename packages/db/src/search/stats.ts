@@ -1,0 +1,137 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../client';
+import { memoryTermStats } from '../schema';
+import { hasErrorCode } from '../errors';
+import { isDatabase, padded, preparedOn } from '../prepared';
+import type { TermCounts } from './memory-terms';
+
+/**
+ * Each owner's search statistics (schema/memory-search.ts): how many memories it has,
+ * how many words they hold, and in how many of them each term appears. Ranking reads
+ * them instead of InnoDB's, whose IDF mixes the whole table's row count into every
+ * tenant's scores.
+ */
+
+/** The key of the row holding an owner's totals. */
+export const OWNER_TOTALS = '';
+
+export interface StatsDelta {
+  docs: number;
+  tokens: number;
+}
+
+/** Signed changes to one owner's statistics, term → delta (OWNER_TOTALS included). */
+export type OwnerStatsDelta = Map<string, StatsDelta>;
+
+/** What saving (sign 1) or deleting (sign -1) a memory with these terms does to its owner's statistics. */
+export function statsDeltaOf(counts: TermCounts, length: number, sign: 1 | -1, into: OwnerStatsDelta = new Map()): OwnerStatsDelta {
+  const bump = (term: string, docs: number, tokens: number) => {
+    const current = into.get(term) ?? { docs: 0, tokens: 0 };
+    into.set(term, { docs: current.docs + docs, tokens: current.tokens + tokens });
+  };
+  bump(OWNER_TOTALS, sign, sign * length);
+  for (const [term, count] of counts) bump(term, sign, sign * count);
+  return into;
+}
+
+/** Statement shapes for reading statistics: a query's terms are padded up to one of these counts. */
+const STATS_TERM_BATCH_SIZES = [8, 16, 32, 64, 128, 256];
+
+/** Attempts of a standalone statistics upsert chosen as a deadlock victim. */
+const DEADLOCK_RETRIES = 3;
+
+/** Rows per statement: a long memory has a few thousand distinct terms. */
+const STATS_ROWS_PER_STATEMENT = 2000;
+
+/**
+ * Adds a delta to an owner's statistics. The owner's totals row goes first and the
+ * terms in sorted order, so concurrent saves of one owner lock rows in the same order
+ * (the totals row serialises them) and cannot deadlock each other.
+ */
+export async function applyStatsDelta(ex: Executor, orgId: string, ownerId: string, delta: OwnerStatsDelta): Promise<void> {
+  const terms = [...delta.keys()].filter((term) => term !== OWNER_TOTALS).sort();
+  if (delta.has(OWNER_TOTALS)) terms.unshift(OWNER_TOTALS);
+  for (let offset = 0; offset < terms.length; offset += STATS_ROWS_PER_STATEMENT) {
+    const rows = terms.slice(offset, offset + STATS_ROWS_PER_STATEMENT).flatMap((term) => {
+      const change = delta.get(term)!;
+      return change.docs === 0 && change.tokens === 0 ? [] : [sql`(${orgId}, ${ownerId}, ${term}, ${change.docs}, ${change.tokens})`];
+    });
+    if (rows.length === 0) continue;
+    const upsert = sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(rows, sql`, `)}
+      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`;
+    // Outside a transaction the statement stands alone and can be retried if InnoDB picks it
+    // as a deadlock victim (two first saves of one owner racing to create its rows); inside
+    // one, the whole transaction was rolled back and the caller's error is the right answer.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await ex.execute(upsert);
+        break;
+      } catch (error) {
+        if (!isDatabase(ex) || attempt >= DEADLOCK_RETRIES || !hasErrorCode(error, 'ER_LOCK_DEADLOCK')) throw error;
+      }
+    }
+  }
+}
+
+/** Forgets an owner's statistics (all of its memories are gone). */
+export async function deleteOwnerStats(ex: Executor, orgId: string, ownerId: string): Promise<void> {
+  await ex.execute(sql`DELETE FROM ${memoryTermStats} WHERE org_id = ${orgId} AND owner_id = ${ownerId}`);
+}
+
+export interface OwnersStats {
+  /** Memories of the owners together. */
+  docs: number;
+  /** Words in them. */
+  tokens: number;
+  /** Term → memories holding it. Terms as asked (the column's collation may merge accent variants). */
+  termDocs: Map<string, number>;
+}
+
+/**
+ * The statistics of some owners of one org for a query's terms: one statement of primary
+ * key lookups (no grouping, no temporary table), summed here.
+ */
+export async function readOwnersStats(ex: Executor, orgId: string, ownerIds: readonly string[], terms: readonly string[]): Promise<OwnersStats> {
+  // Padded (with the totals row's key) to a few sizes, so a handful of prepared statements serve every query.
+  const wanted = padded([OWNER_TOTALS, ...terms], STATS_TERM_BATCH_SIZES);
+  const query = preparedOn(ex, `ownersStats:${ownerIds.length}:${wanted.length}`, (on) =>
+    on
+      .select({ term: memoryTermStats.term, docs: memoryTermStats.docs, tokens: memoryTermStats.tokens })
+      .from(memoryTermStats)
+      .where(
+        and(
+          eq(memoryTermStats.orgId, sql.placeholder('orgId')),
+          inArray(
+            memoryTermStats.ownerId,
+            ownerIds.map((_, i) => sql.placeholder(`o${i}`)),
+          ),
+          inArray(
+            memoryTermStats.term,
+            wanted.map((_, i) => sql.placeholder(`t${i}`)),
+          ),
+        ),
+      ),
+  );
+  const rows = await query.execute({
+    orgId,
+    ...Object.fromEntries(ownerIds.map((id, i) => [`o${i}`, id])),
+    ...Object.fromEntries(wanted.map((term, i) => [`t${i}`, term])),
+  });
+  const stats: OwnersStats = { docs: 0, tokens: 0, termDocs: new Map() };
+  const byFold = new Map<string, number>();
+  for (const row of rows) {
+    const docs = Math.max(0, Number(row.docs));
+    if (row.term === OWNER_TOTALS) {
+      stats.docs += docs;
+      stats.tokens += Math.max(0, Number(row.tokens));
+    } else byFold.set(foldTerm(row.term), (byFold.get(foldTerm(row.term)) ?? 0) + docs);
+  }
+  for (const term of terms) stats.termDocs.set(term, byFold.get(foldTerm(term)) ?? 0);
+  return stats;
+}
+
+/** Accent- and case-folded, as the tables' collation compares (café = cafe). */
+export function foldTerm(term: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\u0000-\u007f]/.test(term) ? term.normalize('NFD').replace(/\p{M}/gu, '') : term;
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { memorySearchTerms } from '../src/search/memory-terms';
+import { parseSearchQuery } from '../src/search/query';
+import { highlightsOf, rankCandidates } from '../src/search/rank';
+import type { OwnersStats } from '../src/search/stats';
+import { searchTag } from '../src/search/terms';
+
+const tag = searchTag('u', 'usr_rank');
+const memories = (texts: Record<string, string>) => Object.entries(texts).map(([id, content]) => ({ id, content, searchTerms: memorySearchTerms(tag, content).searchTerms }));
+/** Statistics of exactly these memories, as the stats table would hold them. */
+function statsOf(rows: { content: string }[]): OwnersStats {
+  const termDocs = new Map<string, number>();
+  let tokens = 0;
+  for (const row of rows) {
+    const terms = memorySearchTerms(tag, row.content);
+    tokens += terms.length;
+    for (const term of terms.counts.keys()) termDocs.set(term, (termDocs.get(term) ?? 0) + 1);
+  }
+  return { docs: rows.length, tokens, termDocs };
+}
+const rank = (rows: ReturnType<typeof memories>, q: string) => {
+  const query = parseSearchQuery(q);
+  return rankCandidates(rows, query, statsOf(rows), 10);
+};
+
+describe('rankCandidates', () => {
+  it('weighs the word itself over its stem, a stem over an identifier part, a part over a prefix', () => {
+    const rows = memories({
+      exact: 'invoice totals',
+      stem: 'invoices totals',
+      part: 'createInvoice totals',
+      none: 'unrelated totals',
+    });
+    const ranked = rank(rows, 'invoice');
+    expect(ranked.map((r) => [r.row.id, r.matched.length])).toEqual([
+      ['exact', 1],
+      ['stem', 1],
+      ['part', 1],
+    ]);
+    expect(ranked[0]!.score).toBeGreaterThan(ranked[1]!.score);
+    expect(ranked[1]!.score).toBeGreaterThan(ranked[2]!.score);
+    expect(ranked.every((r) => r.score > 0 && r.score <= 1)).toBe(true);
+    // The last word is also a prefix: "synchronous" (stem synchron) only begins with "sync".
+    const syncRows = memories({ prefix: 'synchronous totals', part: 'OrderSync totals' });
+    expect(rank(syncRows, 'sync').map((r) => r.row.id)).toEqual(['part', 'prefix']);
+  });
+
+  it('puts a quoted phrase above the same words repeated apart', () => {
+    const rows = memories({ together: 'the error rate alert', apart: 'error here, error there; the rate and the rate again' });
+    expect(rank(rows, '"error rate"').map((r) => r.row.id)).toEqual(['together', 'apart']);
+    expect(rank(rows, 'error rate')[0]!.row.id).toBe('apart');
+  });
+
+  it('breaks ties by words matched, then newest (largest id)', () => {
+    const rows = memories({ mem_1: 'deploy notes', mem_2: 'deploy notes' });
+    expect(rank(rows, 'deploy').map((r) => r.row.id)).toEqual(['mem_2', 'mem_1']);
+  });
+
+  it('gives a perfect single match a score of 1 and says what matched', () => {
+    const rows = memories({ a: 'kafka', b: 'rabbitmq' });
+    const [top] = rank(rows, 'kafka');
+    expect(top).toMatchObject({ score: 1, match: { terms: ['kafka'], phrases: [] } });
+  });
+});
+
+describe('highlightsOf', () => {
+  it('marks exact words, stems, parts and prefixes at their offsets in the content', () => {
+    const content = 'Rotated the OrderSync secret; kubernetes next';
+    const query = parseSearchQuery('rotate sync secret kube');
+    const marks = highlightsOf(content, query.words).map((h) => [content.slice(h.start, h.end), h.kind]);
+    expect(marks).toEqual([
+      ['Rotated', 'stem'],
+      ['Sync', 'part'],
+      ['secret', 'exact'],
+      ['kubernetes', 'prefix'],
+    ]);
+  });
+});
