@@ -58,7 +58,7 @@ const configSchema = z.object({
   MEMORY_BANK_OPERATOR_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 24, {
     message: 'must be at least 24 characters (it grants control of every org)',
   }),
-  MCP_TOOL_TAGS: commaList('Memory,Workstreams'),
+  MCP_TOOL_TAGS: commaList('Memory'),
   MCP_ALLOWED_ORIGINS: originList,
   ARCHIVE_URL: z
     .string()

@@ -35,13 +35,13 @@ describe('CORS for the web apps in CORS_ORIGINS', () => {
       ['/mcp', 'POST', APP],
     ];
     for (const [path, method, origin] of cases) {
-      const res = await preflight(server, path, origin, method, 'authorization,content-type,idempotency-key,if-match,mcp-protocol-version');
+      const res = await preflight(server, path, origin, method, 'authorization,content-type,idempotency-key,if-match,mcp-protocol-version,mcp-method,mcp-name');
       expect(res.status, `${method} ${path}`).toBe(204);
       expect(res.text).toBe('');
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
       expect(listed(res.headers.get('access-control-allow-methods'))).toContain(method.toLowerCase());
       expect(listed(res.headers.get('access-control-allow-headers'))).toEqual(
-        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'mcp-protocol-version', 'mcp-session-id', 'x-request-id']),
+        expect.arrayContaining(['authorization', 'content-type', 'idempotency-key', 'if-match', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'x-request-id']),
       );
       expect(res.headers.get('access-control-max-age')).toBe('600');
       expect(listed(res.headers.get('vary'))).toContain('origin');

@@ -56,7 +56,8 @@ describe('tools come from the OpenAPI document', () => {
     const { client, tenant } = await toolsOf(server);
     const tool = (await client.listTools()).tools.find((t) => t.name === 'postEcho');
     expect(tool).toMatchObject({
-      description: 'Echo\n\nSays it back.',
+      title: 'Echo',
+      description: 'Says it back.',
       inputSchema: { type: 'object', required: ['word', 'suffix'], properties: { word: { type: 'string' }, times: { type: 'integer' }, suffix: { maxLength: 5 } } },
       annotations: { destructiveHint: false, openWorldHint: false },
     });

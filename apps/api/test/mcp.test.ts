@@ -23,22 +23,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe('MCP tools/list', () => {
-  it('lists one tool per allowed operation, sorted, with schemas and annotations', async () => {
+  it('lists one tool per allowed operation (memory tools by default), sorted, with schemas and annotations', async () => {
     const client = await connect(tenant.owner.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([
-      'deleteMemoryById',
-      'getMemory',
-      'getMemoryById',
-      'getMemorySearch',
-      'getWorkstreamActions',
-      'getWorkstreamById',
-      'getWorkstreamEvents',
-      'getWorkstreams',
-      'getWorkstreamsSearch',
-      'patchMemoryById',
-      'postMemory',
-    ]);
+    expect(tools.map((t) => t.name)).toEqual(['deleteMemoryById', 'getMemory', 'getMemoryById', 'getMemorySearch', 'patchMemoryById', 'postMemory']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 
     expect(byName.postMemory!.inputSchema).toMatchObject({
@@ -62,14 +50,17 @@ describe('MCP tools/list', () => {
     expect(byName.postMemory!.inputSchema.required).toEqual(['content']);
     expect(byName.getMemorySearch!.outputSchema).toMatchObject({ type: 'object', properties: { results: { type: 'array' } } });
     expect(byName.deleteMemoryById!.outputSchema).toBeUndefined();
-    expect(byName.getMemorySearch!.description).toContain('Search memories');
+    expect(byName.getMemorySearch!.description).toContain('Finds memories about a topic');
     expect(byName.getMemorySearch!.title).toBe('Search memories');
+    expect(byName.getMemory!.title).toBe('List memories');
 
-    expect(byName.getMemory!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false, title: 'List memories' });
+    expect(byName.getMemory!.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     expect(byName.getMemoryById!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(byName.deleteMemoryById!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true, openWorldHint: false });
     expect(byName.postMemory!.annotations).toMatchObject({ destructiveHint: false, openWorldHint: false });
     expect(byName.patchMemoryById!.annotations).toMatchObject({ destructiveHint: false, openWorldHint: false });
+    // Only deletes are destructive.
+    expect(tools.filter((t) => t.annotations?.destructiveHint).map((t) => t.name)).toEqual(['deleteMemoryById']);
     await client.close();
   });
 
@@ -126,7 +117,9 @@ describe('MCP tools/call', () => {
     expect((await user.api.get(`/v1/memory/${memory.id}`)).status).toBe(404);
   });
 
-  it('calls the workstream tools', async () => {
+  it('calls the workstream tools, when MCP_TOOL_TAGS turns them on', async () => {
+    const withWorkstreams = await startTestServer({ env: { MCP_TOOL_TAGS: 'Memory,Workstreams' } });
+    const client = await connect(user.key, withWorkstreams.url);
     const session = `mcp-${Date.now()}`;
     await user.api.post('/v1/hooks/claude-code', { body: { session_id: session, hook_event_name: 'SessionStart', source: 'startup' } });
     const hook = await user.api.post('/v1/hooks/claude-code', {
@@ -142,11 +135,14 @@ describe('MCP tools/call', () => {
       ['getWorkstreamActions', { id }, (r) => expect(r.actions).toMatchObject([{ tool_use_id: 'toolu_mcp', outcome: 'success' }])],
       ['getWorkstreamsSearch', { q: 'wallaby' }, (r) => expect((r.results as { workstream_id: string }[])[0]?.workstream_id).toBe(id)],
     ];
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(calls.map(([name]) => name)));
     for (const [name, args, check] of calls) {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, name).toBeFalsy();
       check(result.structuredContent as Record<string, unknown>);
     }
+    await client.close();
+    await withWorkstreams.close();
   });
 
   it('answers bad arguments with isError naming the field, before calling the route', async () => {
@@ -239,18 +235,19 @@ describe('MCP over HTTP', () => {
     expect(await init.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'memory-bank' }, capabilities: { tools: {} } } });
 
     const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, auth);
-    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(11);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(6);
 
     const call = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'anything' } } }, auth);
     expect(await call.json()).toMatchObject({ id: 3, result: { structuredContent: { results: expect.any(Array) } } });
   });
 
-  it('answers a body that is not JSON, or not JSON-RPC, with a JSON-RPC parse error', async () => {
+  it('answers a body that is not JSON with a parse error, and JSON that is not JSON-RPC with an invalid request', async () => {
     const headers = { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    for (const body of ['{"jsonrpc": "2.0", "id": 1, "method": ', '', 'null', '42']) {
+    const answers: [string, number][] = [['{"jsonrpc": "2.0", "id": 1, "method": ', -32700], ['', -32700], ['null', -32600], ['42', -32600]];
+    for (const [body, code] of answers) {
       const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers, body });
       expect(res.status, body).toBe(400);
-      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+      expect(await res.json(), body).toMatchObject({ jsonrpc: '2.0', error: { code } });
     }
     // The same connection still serves a good request afterwards.
     const ok = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { authorization: headers.authorization });

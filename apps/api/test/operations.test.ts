@@ -97,7 +97,9 @@ describe('pnpm cli', () => {
     expect(bad.stderr).toMatch(/email/);
     const missing = await runPnpm(['cli', 'keys', 'revoke', '--key', 'key_01ARZ3NDEKTSV4RRFFQ69G5FAV'], env);
     expect(missing.code).toBe(1);
-  });
+    // Seven CLI processes, each a cold Node start: on a loaded 2-core machine that alone
+    // can take half a minute. The bound catches a hang, not slowness.
+  }, 120_000);
 
   it('says what to do when the database has no schema yet', async () => {
     const url = new URL(inject('databaseUrl'));

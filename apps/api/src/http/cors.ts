@@ -10,6 +10,9 @@ const ALLOW_HEADERS = [
   'If-Match',
   'X-Request-Id',
   'Mcp-Protocol-Version',
+  // MCP 2026-07-28 repeats the method and the tool/resource name in headers.
+  'Mcp-Method',
+  'Mcp-Name',
   'Mcp-Session-Id',
   'Last-Event-ID',
 ];

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AppError, toProblem, type FieldError, type Problem } from '../errors';
 import type { OperationTool } from './openapi-tools';
@@ -6,13 +6,16 @@ import type { OperationTool } from './openapi-tools';
 /** Sends a request to the app in-process and returns its response. */
 export type Dispatch = (request: Request) => Promise<Response>;
 
+/** The origin of requests the bridge sends to the app in-process (never on the network). */
+export const IN_PROCESS_ORIGIN = 'http://memory-bank.internal';
+
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 const validators = new WeakMap<OperationTool, ValidateFunction>();
 
 function validatorFor(tool: OperationTool): ValidateFunction {
   let validate = validators.get(tool);
   if (!validate) {
-    validate = ajv.compile(tool.definition.inputSchema);
+    validate = ajv.compile(tool.inputValidation);
     validators.set(tool, validate);
   }
   return validate;
@@ -55,7 +58,7 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
   }
   const search = query.size > 0 ? `?${query}` : '';
   if (tool.hasBody) headers.set('content-type', 'application/json');
-  return new Request(`http://memory-bank.internal${path}${search}`, {
+  return new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, {
     method: tool.method,
     headers,
     ...(tool.hasBody ? { body: JSON.stringify(body) } : {}),

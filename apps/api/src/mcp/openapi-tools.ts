@@ -1,5 +1,6 @@
 import type { JsonSchema } from './json-schema';
 import { resolveRefs } from './json-schema';
+import { portableSchema } from './portable-schema';
 
 /**
  * Reads an OpenAPI 3.1 document and describes each allowed operation as an MCP tool.
@@ -9,8 +10,8 @@ import { resolveRefs } from './json-schema';
 
 export type ArgumentPlace = 'path' | 'query' | 'header' | 'body';
 
+/** The tool's hints; its title is the tool's own `title` (not repeated here: tools/list is context the model pays for). */
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   idempotentHint?: boolean;
@@ -27,6 +28,8 @@ export interface OperationTool {
     outputSchema?: JsonSchema & { type: 'object' };
     annotations: ToolAnnotations;
   };
+  /** The exact input schema (nulls where the route takes them), which calls are checked against. */
+  inputValidation: JsonSchema;
   /** Scopes from the operation's bearer security requirement. */
   requiredScopes: string[];
   method: string;
@@ -75,43 +78,37 @@ export interface OpenApiDocument {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
-function annotationsFor(method: string, title: string): ToolAnnotations {
+/** Only deletes destroy: saving and correcting a memory change it, but lose nothing the user did not ask to replace. */
+function annotationsFor(method: string): ToolAnnotations {
   switch (method) {
     case 'get':
-      return { title, readOnlyHint: true, openWorldHint: false };
+      return { readOnlyHint: true, openWorldHint: false };
     case 'delete':
-      return { title, readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
     default:
-      return { title, readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+      return { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
   }
 }
 
-/** The problem+json body every failed call returns (RFC 9457). */
-const PROBLEM_OUTPUT: JsonSchema = {
-  type: 'object',
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    request_id: { type: 'string' },
-    errors: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-  },
-  required: ['type', 'title', 'status', 'detail'],
-};
+/** The members every problem+json body has (RFC 9457): what a failed call's structuredContent holds. */
+const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail'];
 
 /**
  * The 2xx JSON schema as the tool's outputSchema. A failed call's structuredContent is
  * the problem document instead, so the schema admits either (clients such as the SDK
- * validate structuredContent even on errors); `properties` still shows the success shape.
+ * validate structuredContent even on errors): `properties` shows the success shape and
+ * `anyOf` requires either its members or the problem's. The problem branch names members
+ * only, which holds as long as no success shape has a property of the same name.
  */
-function outputSchemaOf(success: JsonSchema | undefined): (JsonSchema & { type: 'object' }) | undefined {
+function outputSchemaOf(name: string, success: JsonSchema | undefined): (JsonSchema & { type: 'object' }) | undefined {
   if (!success || success.type !== 'object') return undefined;
   const { required, ...shape } = success;
+  const clash = Object.keys((shape.properties ?? {}) as JsonSchema).filter((property) => PROBLEM_MEMBERS.includes(property));
+  if (clash.length > 0) throw new Error(`MCP: the result of ${name} has ${clash.join(', ')}, which a problem document also has; rename it`);
   return {
     ...shape,
     type: 'object',
-    anyOf: [{ required: Array.isArray(required) ? required : [] }, PROBLEM_OUTPUT],
+    anyOf: [{ required: Array.isArray(required) ? required : [] }, { required: PROBLEM_MEMBERS }],
   };
 }
 
@@ -124,8 +121,9 @@ function successSchema(operation: OpenApiOperation): JsonSchema | undefined {
   return undefined;
 }
 
+/** The description says when to use the tool; the summary is already its title. */
 function describeOperation(operation: OpenApiOperation): string {
-  return [operation.summary, operation.description].filter((part) => part && part.trim()).join('\n\n');
+  return operation.description?.trim() || operation.summary || '';
 }
 
 export function buildToolCatalog(document: OpenApiDocument, options: CatalogOptions): OperationTool[] {
@@ -178,16 +176,19 @@ export function buildToolCatalog(document: OpenApiDocument, options: CatalogOpti
       }
 
       const title = operation.summary ?? name;
-      const outputSchema = outputSchemaOf(resolve(successSchema(operation)));
+      const success = successSchema(operation);
+      const outputSchema = outputSchemaOf(name, success && portableSchema(resolve(success), { nullable: 'anyOf', documentation: false, nestedRequired: false }));
+      const inputSchema: JsonSchema & { type: 'object' } = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
       tools.push({
         definition: {
           name,
           title,
           description: describeOperation(operation),
-          inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
+          inputSchema: portableSchema(inputSchema, { nullable: 'omit', documentation: true, nestedRequired: true }) as typeof inputSchema,
           ...(outputSchema ? { outputSchema } : {}),
-          annotations: annotationsFor(method, title),
+          annotations: annotationsFor(method),
         },
+        inputValidation: inputSchema,
         requiredScopes: bearer[options.bearerScheme] ?? [],
         method: method.toUpperCase(),
         pathTemplate,

@@ -1,10 +1,13 @@
+import type { AuthInfo, McpHandlerRequestOptions, McpRequestContext } from '@modelcontextprotocol/server';
 import { requireScopes } from '../auth/bearer';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import type { ApiApp } from '../http/env';
 import { problemResponse } from '../http/errors';
 import { BEARER_SCHEME } from '../http/route';
-import { invokeTool } from './invoke';
+import { SERVER_INSTRUCTIONS } from './instructions';
+import { invokeTool, type Dispatch } from './invoke';
+import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
 import { MCP_PATH } from './path';
@@ -12,6 +15,14 @@ import { MCP_PATH } from './path';
 export { MCP_PATH };
 /** Operator and key-management operations are never tools, whatever MCP_TOOL_TAGS says. */
 const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
+
+/**
+ * How long a 2026-07-28 client may reuse a tools, prompts or resource-templates list. They
+ * change only with a deploy and differ between keys only by scopes, which a key cannot
+ * change: `private`, because they depend on who asks. Resource lists and reads (memories,
+ * which change any time) keep the SDK's default, `ttlMs: 0`.
+ */
+const LIST_CACHE = { ttlMs: 300_000, cacheScope: 'private' } as const;
 
 export interface McpOptions {
   toolTags: readonly string[];
@@ -24,6 +35,22 @@ export interface McpBridge {
   tools(): OperationTool[];
 }
 
+/** What the per-request server needs to know about the caller, handed over as the SDK's authInfo. */
+interface Caller {
+  principal: Principal;
+  requestId: string;
+  authorization: string | undefined;
+}
+
+/** The tools a set of scopes may see, with the tools/list answer built once for that set. */
+interface ToolSurface {
+  list: { tools: OperationTool['definition'][] };
+  byName: ReadonlyMap<string, OperationTool>;
+}
+
+/** Serves one MCP HTTP request, whichever protocol era it speaks. */
+type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Promise<Response>;
+
 /**
  * The MCP SDK, loaded with the first MCP request rather than at start-up, and the one JSON
  * Schema validator every per-request Server shares (each would otherwise build its own Ajv).
@@ -31,24 +58,23 @@ export interface McpBridge {
 const loadSdk = (() => {
   let loading: ReturnType<typeof load> | undefined;
   const load = async () => {
-    const [server, transport, types, { AjvJsonSchemaValidator }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-      import('@modelcontextprotocol/sdk/validation/ajv'),
+    const [sdk, { AjvJsonSchemaValidator }] = await Promise.all([
+      import('@modelcontextprotocol/server'),
+      import('@modelcontextprotocol/server/validators/ajv'),
     ]);
-    return { ...server, ...transport, ...types, jsonSchemaValidator: new AjvJsonSchemaValidator() };
+    return { ...sdk, jsonSchemaValidator: new AjvJsonSchemaValidator() };
   };
   return () => (loading ??= load());
 })();
 
-function usableBy(tool: OperationTool, principal: Principal): boolean {
-  return tool.requiredScopes.every((scope) => (principal.scopes as readonly string[]).includes(scope));
+function usableBy(tool: OperationTool, scopes: readonly string[]): boolean {
+  return tool.requiredScopes.every((scope) => scopes.includes(scope));
 }
 
 /**
- * POST /mcp: Streamable HTTP, stateless, JSON responses. Every allowed OpenAPI operation
- * of `app` is a tool; a call runs the real route in-process with the caller's identity.
+ * POST /mcp: MCP 2026-07-28 (stateless, `_meta` envelope) and the 2025 revisions (stateless
+ * fallback) on one endpoint, JSON responses. Every allowed OpenAPI operation of `app` is a
+ * tool; a call runs the real route in-process with the caller's identity.
  */
 export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   let catalog: OperationTool[] | undefined;
@@ -59,50 +85,88 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       bearerScheme: BEARER_SCHEME,
     }));
 
-  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
-    const { Server, WebStandardStreamableHTTPServerTransport, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, jsonSchemaValidator } =
-      await loadSdk();
-    const principal = c.var.principal;
-    const visible = tools().filter((tool) => usableBy(tool, principal));
-    const byName = new Map(visible.map((tool) => [tool.definition.name, tool]));
-    const server = new Server(options.serverInfo, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator });
-
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: visible.map((tool) => tool.definition) }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => {
-      const tool = byName.get(request.params.name);
-      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-      const headers = new Headers({ 'x-request-id': c.var.requestId });
-      const authorization = c.req.header('authorization');
-      if (authorization) headers.set('authorization', authorization);
-      return invokeTool(tool, request.params.arguments ?? {}, {
-        headers,
-        requestId: c.var.requestId,
-        dispatch: (inner) => Promise.resolve(app.fetch(inner, { channel: 'mcp', principal })),
-      });
-    });
-
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    try {
-      // The body is read through Hono, which the Node adapter serves straight from the socket;
-      // left to the transport, it would be read through a web stream. What is not JSON goes
-      // to the transport as it came, for its JSON-RPC parse error.
-      const text = await c.req.text();
-      let parsedBody: unknown;
-      try {
-        parsedBody = JSON.parse(text);
-      } catch {
-        parsedBody = undefined;
-      }
-      const response =
-        parsedBody === undefined
-          ? await transport.handleRequest(new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }))
-          : await transport.handleRequest(c.req.raw, { parsedBody });
-      // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept.
-      return c.newResponse(response.body, response);
-    } finally {
-      await server.close();
+  // Keys differ only by scopes, and there are few scope sets: each one's list is built once.
+  const surfaces = new Map<string, ToolSurface>();
+  const surfaceFor = (scopes: readonly string[]): ToolSurface => {
+    const key = [...scopes].sort().join(' ');
+    let surface = surfaces.get(key);
+    if (!surface) {
+      const visible = tools().filter((tool) => usableBy(tool, scopes));
+      surface = { list: { tools: visible.map((tool) => tool.definition) }, byName: new Map(visible.map((tool) => [tool.definition.name, tool])) };
+      surfaces.set(key, surface);
     }
+    return surface;
+  };
+
+  let handler: Promise<McpEndpoint> | undefined;
+  const createHandler = async (): Promise<McpEndpoint> => {
+    const sdk = await loadSdk();
+    const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } = sdk;
+    // One factory for both eras: a fresh low-level Server per request (the SDK's stateless
+    // model), holding nothing but the caller and the precomputed tool surface.
+    const factory = ({ authInfo }: McpRequestContext) => {
+      const caller = authInfo?.extra?.caller as Caller | undefined;
+      if (!caller) throw new Error('MCP request without a caller (the bearer check must run first)');
+      const surface = surfaceFor(caller.principal.scopes);
+      const readsMemories = MEMORY_RESOURCE_SCOPES.every((scope) => (caller.principal.scopes as readonly string[]).includes(scope));
+      const server = new Server(options.serverInfo, {
+        capabilities: { tools: { listChanged: false }, ...(readsMemories ? { resources: {}, prompts: {} } : {}) },
+        instructions: SERVER_INSTRUCTIONS,
+        jsonSchemaValidator,
+        cacheHints: { 'tools/list': LIST_CACHE, 'prompts/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE },
+      });
+      const headers = new Headers({ 'x-request-id': caller.requestId });
+      if (caller.authorization) headers.set('authorization', caller.authorization);
+      const dispatch: Dispatch = (inner) => Promise.resolve(app.fetch(inner, { channel: 'mcp', principal: caller.principal }));
+      server.setRequestHandler('tools/list', () => surface.list);
+      server.setRequestHandler('tools/call', (request) => {
+        const tool = surface.byName.get(request.params.name);
+        if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+        return invokeTool(tool, request.params.arguments ?? {}, { headers: new Headers(headers), requestId: caller.requestId, dispatch });
+      });
+      if (readsMemories) serveMemoryResources(server, sdk, dispatch, headers);
+      return server;
+    };
+    // `auto` answers with one JSON body unless a handler sends a message before its result,
+    // which ours never do: JSON always, without the console warning `json` mode prints.
+    const modern = createMcpHandler(factory, { responseMode: 'auto', legacy: 'reject' });
+    // 2025 clients get the SDK's stateless serving too, but with JSON answers: its own
+    // fallback always streams SSE, which costs a stream per call for one message.
+    const legacy = async (request: Request, requestOptions: McpHandlerRequestOptions): Promise<Response> => {
+      const server = factory({ era: 'legacy', ...(requestOptions.authInfo && { authInfo: requestOptions.authInfo }), requestInfo: request });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      await server.connect(transport);
+      try {
+        return await transport.handleRequest(request, requestOptions);
+      } finally {
+        await server.close();
+      }
+    };
+    return async (request, requestOptions) =>
+      (await isLegacyRequest(request, requestOptions.parsedBody)) ? legacy(request, requestOptions) : modern.fetch(request, requestOptions);
+  };
+
+  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
+    const mcp = await (handler ??= createHandler());
+    const principal = c.var.principal;
+    const caller: Caller = { principal, requestId: c.var.requestId, authorization: c.req.header('authorization') };
+    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
+    // The body is read through Hono, which the Node adapter serves straight from the socket;
+    // left to the SDK, it would be read through a web stream. What is not JSON goes to the
+    // SDK as it came, for its JSON-RPC parse error.
+    const text = await c.req.text();
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      parsedBody = undefined;
+    }
+    const response =
+      parsedBody === undefined
+        ? await mcp(new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }), { authInfo })
+        : await mcp(c.req.raw, { authInfo, parsedBody });
+    // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept.
+    return c.newResponse(response.body, response);
   });
 
   // Stateless: no server-initiated stream to GET, no session to DELETE.

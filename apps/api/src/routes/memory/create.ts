@@ -13,7 +13,7 @@ export const postMemoryRoute = authedRoute(['memory:write'], {
   tags: ['Memory'],
   summary: 'Save a memory',
   description:
-    'Saves a text memory, with optional tags and citation contexts, in one transaction. It is searchable as soon as this returns. `scope: "org"` (admins and owners) shares it with the org. Secrets in the content and contexts are stored as `[REDACTED:<kind>]` (counted in `redacted`) unless the org turned that off. 409 when the org is at its memory quota. Send an `Idempotency-Key` to make a retry safe.',
+    'Saves one durable fact, decision or preference for later sessions; searchable at once. Use it when the user states something worth keeping or asks you to remember; to change an existing memory use patchMemoryById. Add tags, and contexts (the source snippet) for citing. `scope: "org"` (admins and owners) shares it with the whole team. Secrets are stored as `[REDACTED:<kind>]` (counted in `redacted`) unless the org turned that off. 409 when the org is at its quota. Send an `Idempotency-Key` to make a retry safe.',
   request: {
     headers: IdempotencyKeyHeaders,
     body: { required: true, content: { 'application/json': { schema: CreateMemoryBody } } },

@@ -10,7 +10,7 @@ export const deleteMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'deleteMemoryById',
   tags: ['Memory'],
   summary: 'Delete a memory',
-  description: "Deletes the memory and its contexts. It is gone from list, read and search as soon as this returns. Admins and owners may delete any memory of their org, members' private ones included (audited); members may not delete org-shared ones (403). With `If-Match`, only if the memory is still that version (412 otherwise).",
+  description: "Permanently deletes one memory and its contexts; gone from list, read and search at once. Only when the user asks or it is wrong; to fix one use patchMemoryById. Admins and owners may delete any memory of their org (audited); members not org-shared ones (403). With `If-Match`, only if still that version (412 otherwise).",
   request: { params: MemoryIdParams, headers: IfMatchHeaders },
   responses: {
     204: { description: 'Deleted.' },

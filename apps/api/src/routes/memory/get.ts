@@ -11,7 +11,7 @@ export const getMemoryByIdRoute = authedRoute(['memory:read'], {
   operationId: 'getMemoryById',
   tags: ['Memory'],
   summary: 'Read a memory',
-  description: 'One memory with its contexts.',
+  description: 'Reads one memory whole by its mem_ id, with all its contexts. Use it after getMemorySearch or getMemory, before citing or changing a memory; to find memories by topic use getMemorySearch.',
   request: { params: MemoryIdParams },
   responses: {
     200: { description: 'The memory.', headers: etagResponseHeader, content: { 'application/json': { schema: MemorySchema } } },

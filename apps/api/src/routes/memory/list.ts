@@ -17,7 +17,7 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
   operationId: 'getMemory',
   tags: ['Memory'],
   summary: 'List memories',
-  description: "Your memories and your org's shared ones, newest first, each with its contexts. Follow `next_cursor` until it is null.",
+  description: "Lists your memories and your org's shared ones, newest first, optionally by tag or scope; follow `next_cursor` until null. Use it to browse recent memories; to find memories about a topic use getMemorySearch.",
   request: { query: ListQuery },
   responses: {
     200: {

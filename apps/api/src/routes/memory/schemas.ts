@@ -52,7 +52,7 @@ const Citation = z
     }
   })
   .openapi({
-    description: 'Where the snippet comes from (free-form JSON object, ≤ 16 KiB, nesting ≤ 16 levels), e.g. `{ "url": "…", "title": "…" }`.',
+    description: 'Where the snippet comes from, e.g. `{ "url": "…", "title": "…" }` (a JSON object, ≤ 16 KiB, ≤ 16 levels deep).',
   });
 
 export const ContextInput = z

@@ -20,7 +20,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Full-text search over your memories and your org\'s shared ones (docs/architecture.md#search): FULLTEXT candidates re-ranked with BM25 over your own memories\' statistics, best match first; among equal scores the memory matching more words, then newest first. Short words such as "Go" or "Q3" are found too. Each result says which words matched and where. No match is an empty list.',
+    'Finds memories about a topic: full-text search over your memories and your org\'s shared ones, re-ranked with BM25, best match first; each result says which words matched. Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
   request: { query: SearchQuery },
   responses: {
     200: {

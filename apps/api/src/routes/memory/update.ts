@@ -11,7 +11,7 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'patchMemoryById',
   tags: ['Memory'],
   summary: 'Update a memory',
-  description: 'Replaces the content and/or the tags (secrets in new content are redacted as on save; see `redacted`). Search sees the change as soon as this returns. Org-shared memories can be changed by admins and owners only (403). With `If-Match`, only if the memory is still that version (412 otherwise).',
+  description: 'Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).',
   request: {
     params: MemoryIdParams,
     headers: IfMatchHeaders,

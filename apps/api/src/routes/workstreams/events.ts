@@ -25,7 +25,7 @@ export const getWorkstreamEventsRoute = authedRoute(['workstreams:read'], {
   operationId: 'getWorkstreamEvents',
   tags: ['Workstreams'],
   summary: "Read a workstream's events",
-  description: 'The timeline of one session in sequence order. Lifecycle-only events are hidden unless include_lifecycle=true.',
+  description: 'Reads the timeline of one recorded session in sequence order: prompts, replies and tool events (lifecycle-only events hidden unless include_lifecycle=true), paged with `after`. Use it to see what was said; for tool calls paired with their results use getWorkstreamActions.',
   request: { params: WorkstreamIdParams, query: EventsQuery },
   responses: {
     200: {

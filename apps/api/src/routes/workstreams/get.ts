@@ -9,7 +9,7 @@ export const getWorkstreamByIdRoute = authedRoute(['workstreams:read'], {
   operationId: 'getWorkstreamById',
   tags: ['Workstreams'],
   summary: 'Read a workstream',
-  description: 'One agent session: harness, session id, event count, activity and archive state.',
+  description: 'Reads one recorded agent session by its ws_ id: harness, session id, working directory, event count, activity and archive state. For what happened in it use getWorkstreamEvents (the timeline) or getWorkstreamActions (tool calls and their results).',
   request: { params: WorkstreamIdParams },
   responses: {
     200: { description: 'The workstream.', content: { 'application/json': { schema: WorkstreamSchema } } },

@@ -12,7 +12,7 @@ export const getWorkstreamsRoute = authedRoute(['workstreams:read'], {
   operationId: 'getWorkstreams',
   tags: ['Workstreams'],
   summary: 'List workstreams',
-  description: 'Your agent sessions (one per harness session), most recently active first. Follow `next_cursor` until it is null.',
+  description: 'Lists your recorded agent sessions (one workstream per harness session, ws_ ids), most recently active first; pages follow `next_cursor` until it is null. Use it to find an earlier session to look into; to find sessions by what happened in them use getWorkstreamsSearch.',
   request: {
     query: z.object({
       limit: limitParam(100, 'Page size'),
