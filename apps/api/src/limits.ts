@@ -70,3 +70,9 @@ export const RECALL_LIMITS = {
   /** Of the previous session's last prompt and reply, at most this much is read (each). */
   exchangeReadChars: 600,
 } as const;
+
+/** Graceful shutdown, after the drain of in-flight requests (SHUTDOWN_DRAIN_MS). */
+export const SHUTDOWN_LIMITS = {
+  /** Time to seal and store pending archive segments and close the pool before giving up (exit 1). */
+  cleanupMs: 15_000,
+} as const;

@@ -1,23 +1,25 @@
-import { ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
+import { describeDatabase, ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
+import type { Logger } from 'pino';
 import { createApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { serveApp } from './http/serve';
-import { createLogger } from './logger';
+import { trackInFlight } from './http/shutdown';
+import { SHUTDOWN_LIMITS } from './limits';
+import { createLogger, errorForLog } from './logger';
 
 const DATABASE_WAIT_MS = 60_000;
 
 /** Waits for the database server (e.g. a container still starting), then creates the database if missing. */
-async function prepareDatabase(config: Config, log: (message: string) => void): Promise<void> {
+async function prepareDatabase(config: Config, logger: Logger): Promise<{ created: boolean }> {
   const deadline = Date.now() + DATABASE_WAIT_MS;
   for (let attempt = 1; ; attempt++) {
     try {
-      await ensureDatabase(config.DATABASE_URL);
-      return;
+      return await ensureDatabase(config.DATABASE_URL);
     } catch (error) {
       const code = (error as { code?: string }).code;
       const retriable = code === 'ECONNREFUSED' || code === 'ETIMEDOUT' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
       if (!retriable || Date.now() > deadline) throw error;
-      if (attempt === 1) log(`Waiting for the database at ${new URL(config.DATABASE_URL).host} …`);
+      if (attempt === 1) logger.info({ database: describeDatabase(config.DATABASE_URL), code }, 'waiting for the database');
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
@@ -26,10 +28,12 @@ async function prepareDatabase(config: Config, log: (message: string) => void): 
 async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
-  await prepareDatabase(config, (message) => console.log(message));
-  const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
-  await migrateDatabase(database.pool);
-  const built = createApp({ db: database.db, config, logger });
+  const database = describeDatabase(config.DATABASE_URL);
+  const { created } = await prepareDatabase(config, logger);
+  const handle = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  const { applied } = await migrateDatabase(handle.pool);
+  logger.info({ database, created, migrations_applied: applied }, 'database ready');
+  const built = createApp({ db: handle.db, config, logger });
   const { app, mcp, archiver, store } = built;
   // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
   // with the same name) stops start-up instead of the first agent's request.
@@ -37,34 +41,51 @@ async function main(): Promise<void> {
 
   const server = serveApp(app, { port: config.PORT, logger, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
     const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
-    console.log(`Memory Bank is listening on ${base}`);
-    console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
-    console.log(`MCP (Streamable HTTP): ${base}/mcp`);
+    logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp` }, 'listening');
+    // For people: stdout carries only JSON log lines.
+    process.stderr.write(
+      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\n`,
+    );
   });
+  const requests = trackInFlight(server);
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
   // Memories saved before the current search format are re-indexed in the background
   // (docs/operations.md#search-re-index); they stay findable by their exact words meanwhile.
-  reindexMemorySearch(database.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>
+  reindexMemorySearch(handle.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>
     logger.error({ err: error }, 'search re-index stopped; it resumes at the next start'),
   );
 
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    // Stop accepting; idle keep-alive sockets would otherwise hold close() open.
-    server.close(() => {
-      // Seal every pending event before leaving, so nothing waits for the next start.
-      built
-        .close({ flush: true })
-        .then(() => database.close())
-        .finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 20_000).unref();
+  let stopping = false;
+  const shutdown = async (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, in_flight: requests.size, drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ cleanup_ms: SHUTDOWN_LIMITS.cleanupMs }, 'shutdown did not finish in time');
+      process.exit(1);
+    }, config.SHUTDOWN_DRAIN_MS + SHUTDOWN_LIMITS.cleanupMs).unref();
+    // Stop accepting; let in-flight requests finish within the drain time.
+    const drain = await requests.drain(config.SHUTDOWN_DRAIN_MS);
+    if (drain.drained) logger.info({}, 'requests drained');
+    else logger.warn({ abandoned: drain.abandoned }, 'drain time over: unfinished requests were cut off');
+    try {
+      // Seal and store every pending event, so nothing waits for the next start.
+      await built.close({ flush: true });
+      await handle.close();
+    } catch (error) {
+      logger.error({ err: errorForLog(error) }, 'shutdown failed');
+      process.exit(1);
+    }
+    logger.info({}, 'stopped');
+    process.exit(0);
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', (signal) => void shutdown(signal));
+  process.on('SIGTERM', (signal) => void shutdown(signal));
 }
 
 main().catch((error: unknown) => {

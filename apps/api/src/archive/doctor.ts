@@ -21,7 +21,7 @@ export interface DoctorDeps {
   archiver: Archiver;
   clock: Clock;
   logger: Logger;
-  migrate(): Promise<void>;
+  migrate(): Promise<unknown>;
 }
 
 /** Events waiting longer than this for their segment mean the archive is not keeping up. */

@@ -41,14 +41,21 @@ export function databaseName(url: string): string {
   return name;
 }
 
-/** Creates the database named in `url` if the server does not have it yet. */
-export async function ensureDatabase(url: string): Promise<void> {
+/** Where `url` points, safe for logs: host, port and database, never the credentials. */
+export function describeDatabase(url: string): string {
+  return `${new URL(url).host}/${databaseName(url)}`;
+}
+
+/** Creates the database named in `url` if the server does not have it yet; says whether it did. */
+export async function ensureDatabase(url: string): Promise<{ created: boolean }> {
   const name = databaseName(url);
   const serverUrl = new URL(url);
   serverUrl.pathname = '/';
   const connection = await mysql.createConnection({ uri: serverUrl.toString(), connectTimeout: 5000 });
   try {
-    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4`);
+    // One affected row when it was created; none (and a warning) when it existed.
+    const [result] = await connection.query<mysql.ResultSetHeader>(`CREATE DATABASE IF NOT EXISTS \`${name}\` CHARACTER SET utf8mb4`);
+    return { created: result.affectedRows > 0 };
   } finally {
     await connection.end();
   }
@@ -68,16 +75,20 @@ export async function dropDatabase(url: string): Promise<void> {
 }
 
 /**
- * Applies pending migrations. Several processes may start at once: a named lock makes
- * them take turns, and drizzle skips what is already applied.
+ * Applies pending migrations and returns the tags it applied (none when another process
+ * had applied them). Several processes may start at once: a named lock makes them take
+ * turns, and drizzle skips what is already applied.
  */
-export async function migrateDatabase(pool: mysql.Pool): Promise<void> {
+export async function migrateDatabase(pool: mysql.Pool): Promise<{ applied: string[] }> {
   const connection = await pool.getConnection();
   try {
     const [rows] = await connection.query<mysql.RowDataPacket[]>('SELECT GET_LOCK(?, 120) AS got', [LOCK_NAME]);
     if (rows[0]?.got !== 1) throw new Error('timed out waiting for another process to finish migrating');
     try {
-      await migrate(drizzle(connection), { migrationsFolder: MIGRATIONS_FOLDER, migrationsTable: MIGRATIONS_TABLE });
+      const db = drizzle(connection);
+      const { pending } = await migrationStatus(db as unknown as Database);
+      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER, migrationsTable: MIGRATIONS_TABLE });
+      return { applied: pending };
     } finally {
       await connection.query('SELECT RELEASE_LOCK(?)', [LOCK_NAME]);
     }
