@@ -1,13 +1,14 @@
 import { parseArgs } from 'node:util';
 import { hasErrorCode } from '@memory-bank/db';
-import { ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
+import { describeDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import type { ZodType } from 'zod';
-import { createApp, type MemoryBankApp } from './app';
+import { SERVICE_INFO, createApp, type MemoryBankApp } from './app';
 import { runDoctor } from './archive/doctor';
 import { rebuildLedger } from './archive/rebuild';
-import { ConfigError, loadConfig } from './config';
+import { progressReporter } from './cli/progress';
+import { ConfigError, loadConfig, type Config } from './config';
 import { AppError } from './errors';
 import { createLogger } from './logger';
 import { CreateApiKeyBody } from './routes/api-keys/create';
@@ -15,25 +16,12 @@ import { toApiKeyResponse, toIssuedApiKeyResponse } from './routes/api-keys/sche
 import { CreateOrgBody } from './routes/operator/create-org';
 import { AddMemberBody } from './routes/org/add-member';
 import { toOrgResponse, toUserResponse } from './routes/org/schemas';
-import type { Services } from './services';
 import { systemClock } from './clock';
 
-const USAGE = `Memory Bank operator CLI (prints JSON on stdout)
-
-  pnpm cli orgs create --name <name> --owner-email <email>
-  pnpm cli orgs delete --org <org_id>   everything of the org, object storage included
-  pnpm cli members add --org <org_id> --email <email> [--role member|admin|owner]
-  pnpm cli keys create --user <usr_id> --name <name> [--scopes memory:read,memory:write]
-  pnpm cli keys list --user <usr_id>
-  pnpm cli keys revoke --key <key_id>
-  pnpm cli ledger rebuild [--org <org_id>] [--workstream <ws_id>]
-                             rebuild the hook ledger from the archived segments
-  pnpm cli doctor [--repair] migrations, FULLTEXT indexes, archive backlog,
-                             segment integrity and orphans (exit 1 if unhealthy)
-  pnpm cli db migrate        create the database if missing and apply migrations
-  pnpm cli db status         applied and pending migrations
-
-Reads DATABASE_URL like the server (see README.md).`;
+/** One line per command for `pnpm cli --help`; each command's own help adds its detail. */
+const INTRO = `Memory Bank operator CLI: JSON results on stdout, progress and errors on stderr.
+Reads DATABASE_URL (and ARCHIVE_URL, S3_*) like the server (see README.md).
+\`pnpm cli <command> --help\` explains one command; \`pnpm cli --version\` prints the version.`;
 
 class UsageError extends Error {}
 
@@ -61,55 +49,129 @@ function scopesOption(value: string | undefined): string[] | undefined {
 }
 
 interface CommandContext {
-  services: Services;
-  built: MemoryBankApp;
+  config: Config;
   database: DatabaseHandle;
   logger: Logger;
+  /** The app (services, archive), built on first use: `db …` commands do without. */
+  app(): MemoryBankApp;
 }
 
 /** A command's JSON output, and its exit code when not 0. */
 type Command = (context: CommandContext, options: Options) => Promise<unknown | { output: unknown; exitCode: number }>;
 
-const COMMANDS: Record<string, Command> = {
-  'orgs create': async ({ services }, options) => {
-    const body = validated(CreateOrgBody, { name: required(options, 'name'), owner: { email: required(options, 'owner-email') } });
-    const created = await services.operator.provision({ name: body.name, ownerEmail: body.owner.email }, requestId);
-    return { org: toOrgResponse(created.org), user: toUserResponse(created.user), api_key: toIssuedApiKeyResponse(created.apiKey) };
+interface CommandSpec {
+  /** Arguments after `pnpm cli <name>`. */
+  usage: string;
+  summary: string;
+  /** More than the summary, for `--help`. */
+  detail?: string;
+  run: Command;
+}
+
+const COMMANDS: Record<string, CommandSpec> = {
+  'orgs create': {
+    usage: '--name <name> --owner-email <email>',
+    summary: 'a new org, its owner and the owner\'s first API key (printed once)',
+    run: async ({ app }, options) => {
+      const body = validated(CreateOrgBody, { name: required(options, 'name'), owner: { email: required(options, 'owner-email') } });
+      const created = await app().services.operator.provision({ name: body.name, ownerEmail: body.owner.email }, requestId);
+      return { org: toOrgResponse(created.org), user: toUserResponse(created.user), api_key: toIssuedApiKeyResponse(created.apiKey) };
+    },
   },
-  'orgs delete': async ({ services }, options) => ({ deleted: await services.operator.deleteOrg(required(options, 'org'), requestId) }),
-  'members add': async ({ services }, options) => {
-    const body = validated(AddMemberBody, { email: required(options, 'email'), role: options.role ?? 'member' });
-    const added = await services.operator.addMember(required(options, 'org'), body, requestId);
-    return { user: toUserResponse(added.user), api_key: toIssuedApiKeyResponse(added.apiKey) };
+  'orgs delete': {
+    usage: '--org <org_id>',
+    summary: 'deletes an org and everything of it, its archived objects included',
+    run: async ({ app }, options) => ({ deleted: await app().services.operator.deleteOrg(required(options, 'org'), requestId) }),
   },
-  'keys create': async ({ services }, options) =>
-    toIssuedApiKeyResponse(
-      await services.operator.issueKey(
-        required(options, 'user'),
-        validated(CreateApiKeyBody, { name: required(options, 'name'), scopes: scopesOption(options.scopes) }),
-        requestId,
+  'members add': {
+    usage: '--org <org_id> --email <email> [--role member|admin|owner]',
+    summary: 'a user in an org and their first API key (printed once)',
+    run: async ({ app }, options) => {
+      const body = validated(AddMemberBody, { email: required(options, 'email'), role: options.role ?? 'member' });
+      const added = await app().services.operator.addMember(required(options, 'org'), body, requestId);
+      return { user: toUserResponse(added.user), api_key: toIssuedApiKeyResponse(added.apiKey) };
+    },
+  },
+  'keys create': {
+    usage: '--user <usr_id> --name <name> [--scopes memory:read,memory:write]',
+    summary: 'another API key for a user (printed once)',
+    run: async ({ app }, options) =>
+      toIssuedApiKeyResponse(
+        await app().services.operator.issueKey(
+          required(options, 'user'),
+          validated(CreateApiKeyBody, { name: required(options, 'name'), scopes: scopesOption(options.scopes) }),
+          requestId,
+        ),
       ),
-    ),
-  'keys list': async ({ services }, options) => ({
-    api_keys: (await services.operator.listKeys(required(options, 'user'))).map(toApiKeyResponse),
-  }),
-  'keys revoke': async ({ services }, options) => {
-    await services.operator.revokeKey(required(options, 'key'), requestId);
-    return { revoked: options.key };
   },
-  'ledger rebuild': async ({ built, database, logger }, options) =>
-    rebuildLedger(
-      { db: database.db, store: built.store, logger },
-      { ...(options.org ? { orgId: options.org } : {}), ...(options.workstream ? { workstreamId: options.workstream } : {}) },
-    ),
-  doctor: async ({ built, database, logger }, options) => {
-    const report = await runDoctor(
-      { db: database.db, store: built.store, archiver: built.archiver, clock: systemClock, logger, migrate: () => migrateDatabase(database.pool) },
-      { repair: options.repair === 'true' },
-    );
-    return { output: report, exitCode: report.ok ? 0 : 1 };
+  'keys list': {
+    usage: '--user <usr_id>',
+    summary: 'a user\'s API keys (no secrets)',
+    run: async ({ app }, options) => ({ api_keys: (await app().services.operator.listKeys(required(options, 'user'))).map(toApiKeyResponse) }),
+  },
+  'keys revoke': {
+    usage: '--key <key_id>',
+    summary: 'revokes an API key at once',
+    run: async ({ app }, options) => {
+      await app().services.operator.revokeKey(required(options, 'key'), requestId);
+      return { revoked: options.key };
+    },
+  },
+  'ledger rebuild': {
+    usage: '[--org <org_id>] [--workstream <ws_id>]',
+    summary: 'rebuilds the hook ledger from the archived segments',
+    detail: 'Reads every stored segment under the org or workstream (all of them by default), checks it and writes its events back. Progress on stderr about once a second: segments done of all, events, segments per second.',
+    run: async ({ app, database, logger }, options) => {
+      const progress = progressReporter('ledger rebuild', { unit: 'segments', write: (line) => process.stderr.write(`${line}\n`) });
+      const report = await rebuildLedger(
+        { db: database.db, store: app().store, logger },
+        { ...(options.org ? { orgId: options.org } : {}), ...(options.workstream ? { workstreamId: options.workstream } : {}) },
+        (sofar, total) => progress.update({ done: sofar.segments + sofar.skipped.length, total, also: { events: sofar.events } }),
+      );
+      progress.finish();
+      return report;
+    },
+  },
+  doctor: {
+    usage: '[--repair]',
+    summary: 'checks migrations, FULLTEXT indexes, archive backlog, segment integrity and orphans; exit 1 if unhealthy',
+    detail: 'The output names what it checked: the database (host:port/name) and the archive (driver and bucket/prefix or directory). --repair fixes what it can.',
+    run: async ({ app, database, logger, config }, options) => {
+      const built = app();
+      const report = await runDoctor(
+        { db: database.db, store: built.store, archiver: built.archiver, clock: systemClock, logger, migrate: () => migrateDatabase(database.pool) },
+        { repair: options.repair === 'true' },
+      );
+      const checked = { database: describeDatabase(config.DATABASE_URL), archive: built.store.description };
+      return { output: { checked, ...report }, exitCode: report.ok ? 0 : 1 };
+    },
+  },
+  'db migrate': {
+    usage: '',
+    summary: 'creates the database if missing and applies pending migrations',
+    detail: 'Prints whether it created the database, the migrations it applied, and the status after.',
+    run: async ({ database, config }) => {
+      const { created } = await ensureDatabase(config.DATABASE_URL);
+      const { applied } = await migrateDatabase(database.pool);
+      return { database: describeDatabase(config.DATABASE_URL), created, migrations_applied: applied, ...(await migrationStatus(database.db)) };
+    },
+  },
+  'db status': {
+    usage: '',
+    summary: 'applied and pending migrations',
+    run: async ({ database, config }) => ({ database: describeDatabase(config.DATABASE_URL), ...(await migrationStatus(database.db)) }),
   },
 };
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, spec]) => `  ${name.padEnd(width)}  ${spec.summary}`);
+  return `${INTRO}\n\nCommands:\n${lines.join('\n')}`;
+}
+
+function commandHelp(name: string, spec: CommandSpec): string {
+  return [`pnpm cli ${name}${spec.usage ? ` ${spec.usage}` : ''}`, '', `  ${spec.summary}.`, ...(spec.detail ? ['', `  ${spec.detail}`] : [])].join('\n');
+}
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -127,41 +189,39 @@ async function main(argv: string[]): Promise<number> {
       workstream: { type: 'string' },
       repair: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
     },
   });
+  if (values.version) {
+    console.log(`${SERVICE_INFO.name} ${SERVICE_INFO.version}`);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    console.log(usage());
+    return 0;
+  }
   const name = positionals[0] === 'doctor' ? 'doctor' : positionals.slice(0, 2).join(' ');
-  if (values.help || positionals.length === 0) {
-    console.log(USAGE);
+  const spec = COMMANDS[name];
+  if (!spec || positionals.length > name.split(' ').length) throw new UsageError(`Unknown command "${positionals.join(' ')}"`);
+  if (values.help) {
+    console.log(commandHelp(name, spec));
     return 0;
   }
   const config = loadConfig();
-  if (name === 'db migrate') await ensureDatabase(config.DATABASE_URL);
   const database = openDatabase(config.DATABASE_URL, { poolSize: 2 });
+  const logger = createLogger({ LOG_LEVEL: 'warn' });
+  let built: MemoryBankApp | undefined;
+  const app = () => (built ??= createApp({ db: database.db, config, logger }));
   try {
-    let result: unknown;
-    if (name === 'db migrate') {
-      await migrateDatabase(database.pool);
-      result = await migrationStatus(database.db);
-    } else if (name === 'db status') {
-      result = await migrationStatus(database.db);
-    } else {
-      const command = COMMANDS[name];
-      if (!command) throw new UsageError(`Unknown command "${positionals.join(' ')}"`);
-      const logger = createLogger({ LOG_LEVEL: 'warn' });
-      const built = createApp({ db: database.db, config, logger });
-      const { help: _help, repair, ...strings } = values;
-      const options: Options = { ...strings, ...(repair ? { repair: 'true' } : {}) };
-      try {
-        result = await command({ services: built.services, built, database, logger }, options);
-      } finally {
-        await built.close({ flush: false });
-      }
-    }
+    const { help: _help, version: _version, repair, ...strings } = values;
+    const options: Options = { ...strings, ...(repair ? { repair: 'true' } : {}) };
+    const result = await spec.run({ config, database, logger, app }, options);
     const { output, exitCode } =
       result && typeof result === 'object' && 'exitCode' in result ? (result as { output: unknown; exitCode: number }) : { output: result, exitCode: 0 };
     console.log(JSON.stringify(output, null, 2));
     return exitCode;
   } finally {
+    await built?.close({ flush: false });
     await database.close();
   }
 }
@@ -169,7 +229,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    if (error instanceof UsageError) console.error(`${error.message}\n\n${usage()}`);
     else if (error instanceof ConfigError) console.error(error.message);
     else if (error instanceof AppError) console.error(`${error.detail} (${error.code})`);
     else if (hasErrorCode(error, 'ER_BAD_DB_ERROR') || hasErrorCode(error, 'ER_NO_SUCH_TABLE')) {

@@ -59,10 +59,9 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
-      process.exit(1);
-    }
+    // A terminal's Ctrl-C signals the whole process group and pnpm forwards it once more:
+    // a repeated signal does not cut the shutdown short (the shutdown has its own deadline).
+    if (stopping) return;
     stopping = true;
     logger.info({ signal, in_flight: requests.size, drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
     setTimeout(() => {

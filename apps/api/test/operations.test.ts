@@ -3,8 +3,12 @@ import { API_KEY_SCOPES } from '@memory-bank/db';
 import { MIGRATIONS_FOLDER, dropDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase } from '@memory-bank/db/system';
 import mysql from 'mysql2/promise';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import { SERVICE_INFO } from '../src/app';
 import { freshDatabaseUrl } from './support/database';
+import { fixture, newSessionId } from './support/hooks';
+import { request } from './support/http';
 import { runPnpm, startService, stopService } from './support/process';
+import { startTestServer } from './support/server';
 
 const created: string[] = [];
 const fresh = (label: string) => {
@@ -52,15 +56,41 @@ describe('migrations', () => {
 describe('pnpm start', () => {
   it('creates the database, migrates, listens on PORT and prints where the API reference is', async () => {
     const url = fresh('start');
-    const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn' });
+    const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info' });
     try {
-      expect(service.output()).toMatch(/API reference: http:\/\/\S+\/docs/);
+      // The banner is for people, on stderr; stdout carries JSON log lines only.
+      expect(service.stderr()).toMatch(/API reference: http:\/\/\S+\/docs/);
+      // The two streams arrive in any order.
+      await expect.poll(() => service.stdout().includes('"msg":"listening"')).toBe(true);
+      const lines = service.stdout().split('\n').filter((line) => line !== '' && !line.startsWith('$ ')); // pnpm echoes the script
+      const logs = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+      const journal = JSON.parse(readFileSync(`${MIGRATIONS_FOLDER}/meta/_journal.json`, 'utf8')) as { entries: { tag: string }[] };
+      expect(logs.find((log) => log.msg === 'database ready')).toMatchObject({
+        database: `${new URL(url).host}${new URL(url).pathname}`,
+        created: true,
+        migrations_applied: journal.entries.map((entry) => entry.tag),
+      });
+      expect(logs.find((log) => log.msg === 'listening')).toMatchObject({ url: service.url, docs: `${service.url}/docs` });
       const ready = await fetch(`${service.url}/readyz`);
       expect(ready.status).toBe(200);
       expect((await fetch(`${service.url}/docs`)).status).toBe(200);
     } finally {
       const stopped = await stopService(service.child);
       expect(stopped.code === 0 || stopped.signal === 'SIGTERM').toBe(true);
+    }
+  });
+
+  it('says at the next start that the database existed and nothing was applied', async () => {
+    const url = fresh('restart');
+    await ensureDatabase(url);
+    const handle = openDatabase(url, { poolSize: 1 });
+    await migrateDatabase(handle.pool).finally(() => handle.close());
+    const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info' });
+    try {
+      const ready = service.stdout().split('\n').find((line) => line.includes('"msg":"database ready"'));
+      expect(JSON.parse(ready!)).toMatchObject({ created: false, migrations_applied: [] });
+    } finally {
+      await stopService(service.child);
     }
   });
 
@@ -108,4 +138,47 @@ describe('pnpm cli', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/pnpm cli db migrate/);
   });
+});
+
+describe('pnpm cli for operators', () => {
+  it('prints its version and each command\'s help without touching the database', async () => {
+    const env = { DATABASE_URL: 'mysql://nobody@127.0.0.1:1/unreachable' };
+    const version = await runPnpm(['cli', '--version'], env);
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim().split('\n').at(-1)).toBe(`memory-bank ${SERVICE_INFO.version}`);
+    const help = await runPnpm(['cli', 'ledger', 'rebuild', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('pnpm cli ledger rebuild [--org <org_id>] [--workstream <ws_id>]');
+    expect(help.stdout).toMatch(/Progress on stderr/);
+    expect(help.stdout).not.toContain('keys create');
+  }, 60_000);
+
+  it('shows progress of a ledger rebuild on stderr and names what doctor checked', async () => {
+    const operator = 'operator-token-cli-progress-0123456789';
+    const server = await startTestServer({ ownDatabase: true, env: { MEMORY_BANK_OPERATOR_TOKEN: operator } });
+    try {
+      const provisioned = await request(server.url, 'POST', '/v1/admin/orgs', { key: operator, body: { name: 'rebuild', owner: { email: 'rebuild@example.test' } } });
+      const key = provisioned.body.api_key.key as string;
+      const session = newSessionId();
+      for (const name of ['session-start', 'user-prompt-submit', 'stop']) {
+        expect((await request(server.url, 'POST', '/v1/hooks/claude-code', { key, body: fixture('claude-code', name, { session_id: session }) })).status).toBe(202);
+      }
+      await server.archiver.runOnce(true);
+      const env = { DATABASE_URL: server.config.DATABASE_URL, ARCHIVE_URL: server.config.ARCHIVE_URL };
+
+      const rebuilt = await runPnpm(['cli', 'ledger', 'rebuild', '--org', provisioned.body.org.id], env);
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      expect(JSON.parse(rebuilt.stdout.slice(rebuilt.stdout.indexOf('{')))).toMatchObject({ workstreams: 1, segments: 1, events: 3, skipped: [] });
+      expect(rebuilt.stderr).toMatch(/^ledger rebuild: 1\/1 segments \(100%\), 3 events, [\d,]+ segments\/s, \d+\.\d s$/m);
+
+      const doctor = await runPnpm(['cli', 'doctor'], env);
+      const report = JSON.parse(doctor.stdout.slice(doctor.stdout.indexOf('{')));
+      const database = new URL(server.config.DATABASE_URL);
+      expect(report.checked).toEqual({ database: `${database.host}${database.pathname}`, archive: server.store.description });
+      expect(report.checked.archive).toMatch(/^filesystem \//);
+      expect(doctor.stdout).not.toMatch(/password/i);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });

@@ -102,6 +102,8 @@ export interface RebuildReport {
 export async function rebuildLedger(
   deps: { db: Database; store: ObjectStore; logger: Logger },
   scope: { orgId?: string; workstreamId?: string },
+  /** Called after each segment with the report so far and the segments there are. */
+  onProgress?: (report: RebuildReport, totalSegments: number) => void,
 ): Promise<RebuildReport> {
   const { db, store } = deps;
   let prefix = scope.orgId ? `orgs/${scope.orgId}/` : 'orgs/';
@@ -111,8 +113,9 @@ export async function rebuildLedger(
   }
   const { workstreams } = groupArchiveKeys(await store.list(prefix));
   const report: RebuildReport = { workstreams: 0, segments: 0, events: 0, skipped: [] };
-  for (const group of workstreams) {
-    if (scope.workstreamId && group.workstreamId !== scope.workstreamId) continue;
+  const chosen = workstreams.filter((group) => !scope.workstreamId || group.workstreamId === scope.workstreamId);
+  const totalSegments = chosen.reduce((sum, group) => sum + group.segments.length, 0);
+  for (const group of chosen) {
     try {
       const workstream = await readManifest(store, group);
       if (!(await ensureArchivedWorkstream(db, workstream))) {
@@ -137,6 +140,7 @@ export async function rebuildLedger(
         } catch (error) {
           report.skipped.push({ key: segment.key, reason: error instanceof Error ? error.message : String(error) });
         }
+        onProgress?.(report, totalSegments);
       }
     } catch (error) {
       report.skipped.push({ key: group.manifest ?? group.workstreamId, reason: error instanceof Error ? error.message : String(error) });

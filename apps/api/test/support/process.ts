@@ -27,17 +27,23 @@ export function runPnpm(args: string[], env: Record<string, string> = {}, timeou
 }
 
 /** Starts `pnpm start` and resolves once it has printed its URL and where the API reference is. */
-export function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+export function startService(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; output: () => string; stdout: () => string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('pnpm', ['start'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => reject(new Error(`no URL printed:\n${output}`)), 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
       const match = output.match(/listening on (http:\/\/\S+)/);
       if (match && /API reference: .*\n/.test(output)) {
         clearTimeout(timer);
-        resolve({ child, url: match[1]!, output: () => output });
+        resolve({ child, url: match[1]!, output: () => output, stdout: () => stdout, stderr: () => stderr });
       }
     };
     child.stdout.on('data', onData);
@@ -49,7 +55,8 @@ export function startService(env: Record<string, string>): Promise<{ child: Chil
   });
 }
 
-function groupAlive(pid: number): boolean {
+/** Whether any process of the group led by `pid` (pnpm and what it started) is alive. */
+export function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
     return true;
@@ -71,4 +78,12 @@ export async function stopService(child: ChildProcess): Promise<{ code: number |
   const result = await exited;
   for (let waited = 0; groupAlive(child.pid!) && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   return result;
+}
+
+/** Resolves with how `child` ended (at once if it already has). */
+export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode });
+    else child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
 }
