@@ -62,7 +62,7 @@ describe('pnpm start', () => {
       expect(service.stderr()).toMatch(/API reference: http:\/\/\S+\/docs/);
       // The two streams arrive in any order.
       await expect.poll(() => service.stdout().includes('"msg":"listening"')).toBe(true);
-      const lines = service.stdout().split('\n').filter((line) => line !== '' && !line.startsWith('$ ')); // pnpm echoes the script
+      const lines = service.stdout().split('\n').filter((line) => line !== '');
       const logs = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
       const journal = JSON.parse(readFileSync(`${MIGRATIONS_FOLDER}/meta/_journal.json`, 'utf8')) as { entries: { tag: string }[] };
       expect(logs.find((log) => log.msg === 'database ready')).toMatchObject({
