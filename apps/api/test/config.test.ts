@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from '../src/config';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/memory_bank', PORT: 8787, LOG_LEVEL: 'info' });
+    expect(config).toMatchObject({ DATABASE_URL: 'mysql://root@127.0.0.1:3306/memory_bank', PORT: 8787, LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: 10_000 });
     expect(config.MEMORY_BANK_OPERATOR_TOKEN).toBeUndefined();
   });
 
@@ -18,6 +18,8 @@ describe('configuration', () => {
     ['MEMORY_BANK_OPERATOR_TOKEN', 'short'],
     ['PUBLIC_URL', 'not a url'],
     ['REQUEST_TIMEOUT_MS', '-1'],
+    ['SHUTDOWN_DRAIN_MS', '-1'],
+    ['SHUTDOWN_DRAIN_MS', 'ten seconds'],
   ])('stops on a bad %s (%s) with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
