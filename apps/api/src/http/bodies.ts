@@ -18,9 +18,11 @@ const bodiless = (c: Context<AppEnv>) => c.req.method === 'GET' || c.req.method 
  * Refuses a body over its route's limit with 413. A declared length is checked from the
  * header alone: asking for the body stream (as hono's bodyLimit does) makes the Node
  * adapter build a full Request for every request, bodiless GETs included, and read the
- * body through a web stream. Only chunked bodies are counted as they stream in.
+ * body through a web stream. Only chunked bodies are counted as they stream in — and
+ * held whole by hono's bodyLimit, so a route that reads its body as a stream
+ * (`countsItsOwn`, an import) counts a chunked body itself instead.
  */
-export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
+export function limitBodies(maxBodyFor: MaxBodyFor, countsItsOwn: (path: string) => boolean = () => false): MiddlewareHandler<AppEnv> {
   const tooLarge = (maxSize: number) => {
     // The rest of the body is never read: close the connection rather than leave the
     // client's unsent bytes to be parsed as its next request.
@@ -31,7 +33,7 @@ export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
     const maxSize = maxBodyFor(c.req.path);
     const length = declaredLength(c);
     if (length !== undefined) return length > maxSize ? tooLarge(maxSize) : next();
-    if (bodiless(c)) return next();
+    if (bodiless(c) || countsItsOwn(c.req.path)) return next();
     let limit = streamed.get(maxSize);
     if (!limit) streamed.set(maxSize, (limit = bodyLimit({ maxSize, onError: () => tooLarge(maxSize) })));
     return limit(c, next);
@@ -43,16 +45,18 @@ export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
  * route's limit, but nothing else stops a few hundred concurrent 8 MiB batches from
  * exhausting the heap. A request is counted from before its body is read until its
  * answer or the end of its connection, by its declared Content-Length (a chunked body by
- * its route's limit). One that would take the total over `maxBytes` gets 503 with
+ * its route's limit; a streamed body by what its route holds at once, `heldAtOnce`). One
+ * that would take the total over `maxBytes` gets 503 with
  * Retry-After without its body being read; a single request is always let in, whatever
  * its size. Requests the MCP bridge makes in-process are counted once, as the /mcp
  * request that carries them.
  */
-export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
+export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor, heldAtOnce: (path: string) => number | null = () => null): MiddlewareHandler<AppEnv> {
   let held = 0;
   return async (c, next) => {
     if (bodiless(c) || c.env?.channel === 'mcp') return next();
-    const size = declaredLength(c) ?? maxBodyFor(c.req.path);
+    // A route that reads its body as a stream holds only a part of it at a time.
+    const size = Math.min(declaredLength(c) ?? maxBodyFor(c.req.path), heldAtOnce(c.req.path) ?? Infinity);
     if (size === 0) return next();
     if (held > 0 && held + size > maxBytes) {
       throw new AppError('unavailable', 'The server is busy with other requests’ bodies; retry shortly', {
