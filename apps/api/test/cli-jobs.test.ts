@@ -1,7 +1,9 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { archiveDeletions, newId } from '@memory-bank/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PurgeProgress } from '../src/archive/sealer';
 import { fixture, newSessionId } from './support/hooks';
 import { client } from './support/http';
 import { runPnpm } from './support/process';
@@ -112,4 +114,24 @@ describe('pnpm cli orgs delete', () => {
     );
     expect(await server.store.list(`orgs/${tenant.orgId}/`)).toEqual([]);
   }, 120_000);
+});
+
+describe('archiver.purgeObjects', () => {
+  it('works through every queued key a batch at a time, reporting each batch', async () => {
+    const orgId = newId('org', new Date());
+    const prefix = `orgs/${orgId}/workstreams/ws_purge/segments/`;
+    const keys = Array.from({ length: 300 }, (_, index) => `${prefix}${String(index).padStart(6, '0')}.ndjson.gz`);
+    for (const key of keys) await server.store.putImmutable(key, new TextEncoder().encode('x'), 'application/gzip');
+    const now = new Date(Date.now() - 1000);
+    await server.database.db.insert(archiveDeletions).values(keys.map((key) => ({ key, orgId, requestedAt: now, nextAttemptAt: now })));
+
+    const reports: PurgeProgress[] = [];
+    const done = await server.archiver.purgeObjects(keys, [], (progress) => reports.push(progress));
+    expect(reports).toEqual([
+      { done: 256, total: 300, deleted: 256, failed: 0 },
+      { done: 300, total: 300, deleted: 300, failed: 0 },
+    ]);
+    expect(done).toEqual(reports.at(-1));
+    expect(await server.store.list(`orgs/${orgId}/`)).toEqual([]);
+  });
 });
