@@ -146,7 +146,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     detail:
       "Same lines (export lines, save bodies, mem0 or supermemory objects), limits, redaction, quota and skipping of lines imported within 24 h as the API; no size or time limit. --scope stores every line with that scope (org: the user must be an admin or owner). Progress on stderr about once a second (lines read, imported, skipped, failed, lines per second), each refused line by number; the summary as JSON on stdout. Ctrl-C stops after the current line (complete: false). Exit 1 when a line failed or the import stopped early. Audited as memory.import by the operator.",
     run: async ({ app }, options) => {
-      const scope = options.scope === undefined ? undefined : validated(z.enum(MEMORY_SCOPES), options.scope);
+      const { scope } = validated(z.object({ scope: z.enum(MEMORY_SCOPES).optional() }), { scope: options.scope });
       const { services } = app();
       const principal = await actingUser(services, options);
       const stop = new AbortController();
@@ -166,7 +166,7 @@ const COMMANDS: Record<string, CommandSpec> = {
     detail:
       'One memory per line, newest first, to the file (then {"exported", "file"} on stdout) or to stdout (use `pnpm --silent cli` so only the lines are printed). --scope: user (their private memories), org (the org\'s shared ones), all (default). Progress on stderr. Audited as memory.export by the operator.',
     run: async ({ app }, options) => {
-      const filter = validated(ScopeFilterParam, options.scope);
+      const { scope: filter } = validated(z.object({ scope: ScopeFilterParam }), { scope: options.scope });
       const { services } = app();
       const principal = await actingUser(services, options);
       if (!options.file) {

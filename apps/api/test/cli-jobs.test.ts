@@ -87,6 +87,10 @@ describe('pnpm cli memory export / import', () => {
     expect(missing.code).toBe(64);
     expect(missing.stderr).toContain('<file> is required');
 
+    const badScope = await runPnpm(['cli', 'memory', 'import', '--org', one.orgId, '--user', one.owner.userId, '--scope', 'everyone', file], env);
+    expect(badScope.code).toBe(64);
+    expect(badScope.stderr).toMatch(/Invalid input: scope: /);
+
     const help = await runPnpm(['cli', 'memory', 'import', '--help'], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('pnpm cli memory import --org <org_id> --user <usr_id|email> [--scope user|org] <file.ndjson>');
