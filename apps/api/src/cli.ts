@@ -1,13 +1,16 @@
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { hasErrorCode } from '@memory-bank/db';
+import { hasErrorCode, MEMORY_SCOPES } from '@memory-bank/db';
 import { describeDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
-import type { ZodType } from 'zod';
+import { z, type ZodType } from 'zod';
 import { SERVICE_INFO, createApp, type MemoryBankApp } from './app';
 import { runDoctor } from './archive/doctor';
 import { rebuildLedger } from './archive/rebuild';
 import { progressReporter } from './cli/progress';
+import { exportTo, importFile } from './cli/transfer';
 import { ConfigError, loadConfig, type Config } from './config';
 import { AppError } from './errors';
 import { createLogger } from './logger';
@@ -15,6 +18,8 @@ import { CreateApiKeyBody } from './routes/api-keys/create';
 import { toApiKeyResponse, toIssuedApiKeyResponse } from './routes/api-keys/schemas';
 import { CreateOrgBody } from './routes/operator/create-org';
 import { AddMemberBody } from './routes/org/add-member';
+import { toImportSummaryResponse } from './routes/memory/import';
+import { ScopeFilterParam } from './routes/memory/schemas';
 import { toOrgResponse, toUserResponse } from './routes/org/schemas';
 import { systemClock } from './clock';
 
@@ -48,6 +53,12 @@ function scopesOption(value: string | undefined): string[] | undefined {
   return value?.split(',').map((scope) => scope.trim());
 }
 
+const toStderr = (line: string) => process.stderr.write(`${line}\n`);
+
+/** `--user` of `--org` as the principal the memory services act for. */
+const actingUser = (services: MemoryBankApp['services'], options: Options) =>
+  services.operator.actAs(required(options, 'org'), required(options, 'user'), requestId);
+
 interface CommandContext {
   config: Config;
   database: DatabaseHandle;
@@ -63,6 +74,8 @@ interface CommandSpec {
   /** Arguments after `pnpm cli <name>`. */
   usage: string;
   summary: string;
+  /** The one positional argument after the command (a file), stored as the option `name`. */
+  operand?: { name: string; required: boolean };
   /** More than the summary, for `--help`. */
   detail?: string;
   run: Command;
@@ -81,7 +94,16 @@ const COMMANDS: Record<string, CommandSpec> = {
   'orgs delete': {
     usage: '--org <org_id>',
     summary: 'deletes an org and everything of it, its archived objects included',
-    run: async ({ app }, options) => ({ deleted: await app().services.operator.deleteOrg(required(options, 'org'), requestId) }),
+    detail:
+      'Deletes the rows in one transaction, then the archived objects. Progress on stderr about once a second: objects handled of all, deleted, failed (left queued, retried by the server), objects per second. The output counts the rows deleted.',
+    run: async ({ app }, options) => {
+      const progress = progressReporter('orgs delete', { unit: 'objects', write: toStderr });
+      const deleted = await app().services.operator.deleteOrg(required(options, 'org'), requestId, ({ done, total, deleted, failed }) =>
+        progress.update({ done, total, also: { deleted, failed } }),
+      );
+      progress.finish();
+      return { deleted };
+    },
   },
   'members add': {
     usage: '--org <org_id> --email <email> [--role member|admin|owner]',
@@ -117,12 +139,53 @@ const COMMANDS: Record<string, CommandSpec> = {
       return { revoked: options.key };
     },
   },
+  'memory import': {
+    usage: '--org <org_id> --user <usr_id|email> [--scope user|org] <file.ndjson>',
+    operand: { name: 'file', required: true },
+    summary: "imports an NDJSON file as the user's memories, as POST /v1/memory/import does",
+    detail:
+      "Same lines (export lines, save bodies, mem0 or supermemory objects), limits, redaction, quota and skipping of lines imported within 24 h as the API; no size or time limit. --scope stores every line with that scope (org: the user must be an admin or owner). Progress on stderr about once a second (lines read, imported, skipped, failed, lines per second), each refused line by number; the summary as JSON on stdout. Ctrl-C stops after the current line (complete: false). Exit 1 when a line failed or the import stopped early. Audited as memory.import by the operator.",
+    run: async ({ app }, options) => {
+      const { scope } = validated(z.object({ scope: z.enum(MEMORY_SCOPES).optional() }), { scope: options.scope });
+      const { services } = app();
+      const principal = await actingUser(services, options);
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      const summary = await importFile(services.memoryTransfer, principal, required(options, 'file'), {
+        ...(scope ? { scope } : {}),
+        signal: stop.signal,
+        write: toStderr,
+      });
+      return { output: toImportSummaryResponse(summary), exitCode: summary.failed > 0 || !summary.complete ? 1 : 0 };
+    },
+  },
+  'memory export': {
+    usage: '--org <org_id> --user <usr_id|email> [--scope user|org|all] [file.ndjson]',
+    operand: { name: 'file', required: false },
+    summary: 'what the user can read as NDJSON, as GET /v1/memory/export does',
+    detail:
+      'One memory per line, newest first, to the file (then {"exported", "file"} on stdout) or to stdout (use `pnpm --silent cli` so only the lines are printed). --scope: user (their private memories), org (the org\'s shared ones), all (default). Progress on stderr. Audited as memory.export by the operator.',
+    run: async ({ app }, options) => {
+      const { scope: filter } = validated(z.object({ scope: ScopeFilterParam }), { scope: options.scope });
+      const { services } = app();
+      const principal = await actingUser(services, options);
+      if (!options.file) {
+        await exportTo(services.memoryTransfer, principal, filter, process.stdout, { write: toStderr });
+        return { output: undefined, exitCode: 0 };
+      }
+      const out = createWriteStream(options.file, { flags: 'wx' });
+      await once(out, 'open');
+      const exported = await exportTo(services.memoryTransfer, principal, filter, out, { write: toStderr });
+      await new Promise<void>((resolve, reject) => out.on('error', reject).end(resolve));
+      return { exported, file: options.file };
+    },
+  },
   'ledger rebuild': {
     usage: '[--org <org_id>] [--workstream <ws_id>]',
     summary: 'rebuilds the hook ledger from the archived segments',
     detail: 'Reads every stored segment under the org or workstream (all of them by default), checks it and writes its events back. Progress on stderr about once a second: segments done of all, events, segments per second.',
     run: async ({ app, database, logger }, options) => {
-      const progress = progressReporter('ledger rebuild', { unit: 'segments', write: (line) => process.stderr.write(`${line}\n`) });
+      const progress = progressReporter('ledger rebuild', { unit: 'segments', write: toStderr });
       const report = await rebuildLedger(
         { db: database.db, store: app().store, logger },
         { ...(options.org ? { orgId: options.org } : {}), ...(options.workstream ? { workstreamId: options.workstream } : {}) },
@@ -187,6 +250,7 @@ async function main(argv: string[]): Promise<number> {
       scopes: { type: 'string' },
       key: { type: 'string' },
       workstream: { type: 'string' },
+      scope: { type: 'string' },
       repair: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -202,7 +266,9 @@ async function main(argv: string[]): Promise<number> {
   }
   const name = positionals[0] === 'doctor' ? 'doctor' : positionals.slice(0, 2).join(' ');
   const spec = COMMANDS[name];
-  if (!spec || positionals.length > name.split(' ').length) throw new UsageError(`Unknown command "${positionals.join(' ')}"`);
+  const words = name.split(' ').length;
+  if (!spec || positionals.length > words + (spec.operand ? 1 : 0)) throw new UsageError(`Unknown command "${positionals.join(' ')}"`);
+  if (spec.operand?.required && positionals[words] === undefined && !values.help) throw new UsageError(`<${spec.operand.name}> is required`);
   if (values.help) {
     console.log(commandHelp(name, spec));
     return 0;
@@ -214,11 +280,12 @@ async function main(argv: string[]): Promise<number> {
   const app = () => (built ??= createApp({ db: database.db, config, logger }));
   try {
     const { help: _help, version: _version, repair, ...strings } = values;
-    const options: Options = { ...strings, ...(repair ? { repair: 'true' } : {}) };
+    const operand = spec.operand && positionals[words] !== undefined ? { [spec.operand.name]: positionals[words] } : {};
+    const options: Options = { ...strings, ...operand, ...(repair ? { repair: 'true' } : {}) };
     const result = await spec.run({ config, database, logger, app }, options);
     const { output, exitCode } =
       result && typeof result === 'object' && 'exitCode' in result ? (result as { output: unknown; exitCode: number }) : { output: result, exitCode: 0 };
-    console.log(JSON.stringify(output, null, 2));
+    if (output !== undefined) console.log(JSON.stringify(output, null, 2));
     return exitCode;
   } finally {
     await built?.close({ flush: false });

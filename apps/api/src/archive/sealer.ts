@@ -65,6 +65,17 @@ async function inParallel<T>(items: T[], limit: number, work: (item: T) => Promi
 
 export type Archiver = ReturnType<typeof createArchiver>;
 
+/** Where a purge of archive objects is: objects handled of those known so far, and how each went. */
+export interface PurgeProgress {
+  done: number;
+  total: number;
+  deleted: number;
+  failed: number;
+}
+
+/** Queued deletions handled per query (and per `IN (…)` list of keys). */
+const DELETION_BATCH = 256;
+
 /**
  * Moves sealed segments from the ledger to object storage and deletes objects of deleted
  * workstreams. Every API process runs one; they coordinate through the database (row
@@ -167,32 +178,50 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
     for (const claim of claims) await storeSegment(claim);
   }
 
-  /** Deletes queued objects (deleted workstreams); failures are recorded and retried. */
-  async function deleteObjects(keys?: string[]): Promise<void> {
+  /** Deletes queued objects (deleted workstreams); failures are recorded and retried. `tally` hears of each. */
+  async function deleteObjects(keys?: string[], tally?: (deleted: boolean) => void): Promise<void> {
     const now = clock.now();
-    const due = await dueDeletions(db, { now, limit: 256, ...(keys ? { keys } : {}) });
+    const due = await dueDeletions(db, { now, limit: DELETION_BATCH, ...(keys ? { keys } : {}) });
     await inParallel(due, options.concurrency, async (key) => {
       try {
         await store.delete(key);
         await completeDeletion(db, key);
+        tally?.(true);
       } catch (error) {
         await recordDeletionFailure(db, key, { error: describe(error), retryAt: new Date(now.getTime() + backoff(1)) }).catch(() => undefined);
         logger.warn({ object: key, err: describe(error) }, 'object not deleted yet');
+        tally?.(false);
       }
     });
   }
 
   /**
    * Deletes objects the ledger just queued (deleted workstreams, purges, org deletion),
-   * then anything left under `prefixes` that the ledger did not know of (an upload that
-   * raced the delete). What fails now stays queued and is retried.
+   * a batch at a time, then anything left under `prefixes` that the ledger did not know of
+   * (an upload that raced the delete). What fails now stays queued and is retried.
+   * `onProgress` hears the counts after each batch (the CLI prints them).
    */
-  async function purgeObjects(keys: string[], prefixes: string[]): Promise<void> {
-    await deleteObjects(keys);
+  async function purgeObjects(keys: string[], prefixes: string[], onProgress?: (progress: PurgeProgress) => void): Promise<PurgeProgress> {
+    const progress: PurgeProgress = { done: 0, total: keys.length, deleted: 0, failed: 0 };
+    const tally = (deleted: boolean) => {
+      if (deleted) progress.deleted += 1;
+      else progress.failed += 1;
+    };
+    for (let start = 0; start < keys.length; start += DELETION_BATCH) {
+      const batch = keys.slice(start, start + DELETION_BATCH);
+      await deleteObjects(batch, tally);
+      // A key no longer queued (another process deleted it) is done too.
+      progress.done += batch.length;
+      onProgress?.({ ...progress });
+    }
     for (const prefix of prefixes) {
       const leftovers = await store.list(prefix).catch(() => []);
-      await inParallel(leftovers, options.concurrency, (key) => store.delete(key).catch(() => undefined));
+      progress.total += leftovers.length;
+      await inParallel(leftovers, options.concurrency, (key) => store.delete(key).then(() => tally(true), () => tally(false)));
+      progress.done += leftovers.length;
+      if (leftovers.length > 0) onProgress?.({ ...progress });
     }
+    return progress;
   }
 
   /** One pass: retries, due workstreams, deletions. `force` seals every pending event. */

@@ -10,6 +10,7 @@ export type AuditActor =
   | { type: 'operator'; requestId: string };
 
 export function actorOf(principal: Principal): AuditActor {
+  if (principal.via === 'operator') return operatorActor(principal.requestId);
   return { type: 'user', userId: principal.scope.userId, keyId: principal.keyId, requestId: principal.requestId };
 }
 

@@ -68,7 +68,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
       await audit(principal, 'memory.export', { memories: count });
     },
 
-    async import(principal: Principal, lines: AsyncIterable<ImportLine>, options: { scope?: MemoryScope; signal: AbortSignal }): Promise<ImportSummary> {
+    async import(principal: Principal, lines: AsyncIterable<ImportLine>, options: { scope?: MemoryScope; signal: AbortSignal; onProgress?: (summary: Readonly<ImportSummary>) => void }): Promise<ImportSummary> {
       const summary: ImportSummary = { imported: 0, skipped: 0, failed: 0, skippedLines: [], failures: [], complete: true, lastLine: 0 };
       const fail = (line: number, error: AppError) => {
         summary.failed += 1;
@@ -104,6 +104,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
             fail(line.number, error);
           }
         }
+        options.onProgress?.(summary);
         if (options.signal.aborted) {
           summary.complete = false;
           break;

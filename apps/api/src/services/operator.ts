@@ -1,6 +1,8 @@
 import {
   deleteOrgAudit,
   deleteOrgRow,
+  findOrgUserByEmail,
+  findUser,
   inTransaction,
   insertUser,
   isId,
@@ -19,8 +21,8 @@ import {
   type UserRow,
 } from '@memory-bank/db';
 import { findKeyOwnerForOperator, findOrgById, findUserForOperator, insertOrg, orgScopeOf, ownerScopeOf } from '@memory-bank/db/system';
-import type { Archiver } from '../archive/sealer';
-import { defaultScopes } from '../auth/principal';
+import type { Archiver, PurgeProgress } from '../archive/sealer';
+import { defaultScopes, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
 import type { ApiKeyService, IssuedApiKey } from './api-keys';
 import { operatorActor, recordAudit } from './audit';
@@ -80,8 +82,8 @@ export function createOperatorService(
       return deps.members.add(await orgScope(db, orgId), input, operatorActor(requestId));
     },
 
-    /** Deletes an org and everything it holds, object storage included. */
-    async deleteOrg(orgId: string, requestId: string) {
+    /** Deletes an org and everything it holds, object storage included; `onProgress` hears of the objects. */
+    async deleteOrg(orgId: string, requestId: string, onProgress?: (progress: PurgeProgress) => void) {
       const done = await inTransaction(db, async (tx) => {
         const org = await orgScope(tx, orgId);
         const footprint = await orgFootprint(tx, org);
@@ -99,8 +101,20 @@ export function createOperatorService(
         await recordAudit(tx, clock, org, operatorActor(requestId), { action: 'org.delete', targetType: 'org', targetId: orgId, counts });
         return { counts, objectKeys: workstreams.objectKeys };
       });
-      await deps.archiver.purgeObjects(done.objectKeys, [`orgs/${orgId}/`]);
+      await deps.archiver.purgeObjects(done.objectKeys, [`orgs/${orgId}/`], onProgress);
       return done.counts;
+    },
+
+    /**
+     * A member of any org (by id or email) as a principal, for operator jobs done on their
+     * behalf through the same services (the CLI's memory import and export): it can do what
+     * their role can, and the audit trail names the operator.
+     */
+    async actAs(orgId: string, user: string, requestId: string): Promise<Principal> {
+      const org = await orgScope(db, orgId);
+      const row = user.includes('@') ? await findOrgUserByEmail(db, org, normaliseEmail(user)) : isId('user', user) ? await findUser(db, org, user) : null;
+      if (!row || row.removedAt) throw notFound('User');
+      return { scope: ownerScopeOf(row), via: 'operator', keyId: null, scopes: defaultScopes(row.role), recallBudgetChars: null, requestId };
     },
 
     /** A key for any user, with any scopes their role allows. */

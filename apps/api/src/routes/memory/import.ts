@@ -6,6 +6,7 @@ import { ndjsonLines } from '../../http/ndjson';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { BODY_LIMITS, TRANSFER_LIMITS } from '../../limits';
+import type { ImportSummary as ImportSummaryRecord } from '../../services/memory-transfer';
 import { importLineOf, NDJSON_TYPE, NDJSON_TYPES } from './transfer-format';
 
 const ImportFailure = z
@@ -30,6 +31,19 @@ const ImportSummary = z
     last_line: z.number().int().openapi({ description: 'The last line read.' }),
   })
   .openapi('MemoryImportSummary');
+
+/** The summary on the wire (the route's answer, the CLI's output). */
+export function toImportSummaryResponse(summary: ImportSummaryRecord): z.infer<typeof ImportSummary> {
+  return {
+    imported: summary.imported,
+    skipped: summary.skipped,
+    failed: summary.failed,
+    skipped_lines: summary.skippedLines,
+    failures: summary.failures,
+    complete: summary.complete,
+    last_line: summary.lastLine,
+  };
+}
 
 export const postMemoryImportRoute = authedRoute(['memory:write'], {
   method: 'post',
@@ -65,17 +79,6 @@ export function registerPostMemoryImport(app: ApiApp) {
     const summary = await c.var.services.memoryTransfer.import(c.var.principal, lines(), { scope: c.req.valid('query').scope, signal });
     // Stopped early, the rest of the body is unread: it must not be parsed as a next request.
     if (!summary.complete) c.header('Connection', 'close');
-    return c.json(
-      {
-        imported: summary.imported,
-        skipped: summary.skipped,
-        failed: summary.failed,
-        skipped_lines: summary.skippedLines,
-        failures: summary.failures,
-        complete: summary.complete,
-        last_line: summary.lastLine,
-      },
-      200,
-    );
+    return c.json(toImportSummaryResponse(summary), 200);
   });
 }
