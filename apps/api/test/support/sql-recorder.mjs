@@ -39,7 +39,13 @@ export function recordStatements(onShape) {
     const shape = statementShape(context.query);
     if (seen.has(shape)) return;
     seen.add(shape);
-    onShape(shape);
+    // A subscriber's exception would surface as an uncaught exception in the process
+    // (diagnostics_channel): recording must never break the statement it records.
+    try {
+      onShape(shape);
+    } catch {
+      // e.g. a process that outlives its test file, whose record directory is gone
+    }
   };
   for (const channel of CHANNELS) subscribe(channel, handler);
   return () => {
