@@ -95,6 +95,7 @@ export const ALLOWED: readonly AllowedStatement[] = [
       /^select (?:(?!`org_id` = ).)* from `users` where `users`\.`id` = \?$/i,
       /^select `users`\.`org_id`, .* from `api_keys` inner join `users` on `users`\.`id` = `api_keys`\.`user_id` where `api_keys`\.`id` = \?$/i,
       /^update `workstreams` set [^]*= GREATEST\([^]* where `workstreams`\.`id` = \?$/i,
+      /^select `sequence`, `event_id`, `payload_sha256` from `workstream_events` where \(`workstream_events`\.`workstream_id` = \? and `workstream_events`\.`sequence` BETWEEN \? AND \?\)$/i,
       /^select (?:count\(\*\)|`id`) from `(?:workstreams|orgs)` where (?:`workstreams`\.`pending_since` is not null|`(?:workstreams|orgs)`\.`id` in \(\?\))$/i,
       /^select count\(\*\) from `workstream_events` left join `archive_segments` on /i,
       /^select COALESCE\(SUM\(`pending_count`\), \?\), min\(`pending_since`\) from `workstreams` where `workstreams`\.`pending_since` is not null$/i,
