@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['apps/*/test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['apps/api/test/support/global-setup.ts'],
+    setupFiles: ['apps/api/test/support/sql-tenancy-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // The JSON report is what .ci/run counts ("N passed, N failed").

@@ -1,6 +1,5 @@
-import { memory, newId } from '@memory-bank/db';
+import { newId } from '@memory-bank/db';
 import { insertMemoriesBulk } from '@memory-bank/db/system';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORIES, QUERIES, type Category, type LabelledQuery } from './fixtures/relevance';
 import { startTestServer, type TestServer } from './support/server';
@@ -33,8 +32,8 @@ beforeAll(async () => {
       }),
     );
   }
-  const [row] = await server.database.db.select({ orgId: memory.orgId, userId: memory.userId }).from(memory).where(eq(memory.id, idOf.get('rotate')!));
-  owner = row!;
+  // The user saved every memory: theirs is the owner whose search statistics these are.
+  owner = { orgId: user.orgId, userId: user.userId };
 });
 afterAll(() => server.close());
 

@@ -22,7 +22,7 @@ export function createAuthentication({ db, clock, logger }: Pick<ServiceDeps, 'd
     if (!holder) return null;
     const now = clock.now();
     if (!holder.lastUsedAt || now.getTime() - holder.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
-      touchApiKey(db, holder.keyId, now).catch((error: unknown) =>
+      touchApiKey(db, { orgId: holder.scope.orgId, keyId: holder.keyId }, now).catch((error: unknown) =>
         logger.warn({ error: errorForLog(error), key_id: holder.keyId }, 'could not record key use'),
       );
     }

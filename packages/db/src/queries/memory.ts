@@ -449,7 +449,7 @@ export async function purgeMemberMemories(ex: Executor, org: OrgScope, userId: s
   const [contexts] = await ex
     .select({ n: count() })
     .from(memoryContext)
-    .innerJoin(memory, eq(memory.id, memoryContext.memoryId))
+    .innerJoin(memory, and(eq(memory.id, memoryContext.memoryId), eq(memoryContext.orgId, memory.orgId)))
     .where(owned);
   const [deleted] = await ex.delete(memory).where(owned);
   await deleteOwnerStats(ex, org.orgId, userId);

@@ -35,7 +35,7 @@ export async function findSessionRecalls(
           eq(workstreamEvents.kind, 'recall'),
           eq(workstreamEvents.orgId, OWNER.orgId),
           sql`${workstreamEvents.sequence} > COALESCE((SELECT MAX(compacted.sequence) FROM ${workstreamEvents} AS compacted
-            WHERE compacted.workstream_id = ${workstreams.id} AND compacted.kind = 'compaction'), 0)`,
+            WHERE compacted.org_id = ${workstreams.orgId} AND compacted.workstream_id = ${workstreams.id} AND compacted.kind = 'compaction'), 0)`,
         ),
       )
       .where(

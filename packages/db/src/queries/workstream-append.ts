@@ -195,15 +195,18 @@ async function lockWorkstreams(ex: Executor, scope: OwnerScope, sessions: readon
       .select()
       .from(workstreams)
       .where(
-        inArray(
-          workstreams.id,
-          ids.map((_, i) => sql.placeholder(`w${i}`)),
+        and(
+          eq(workstreams.orgId, sql.placeholder('orgId')),
+          inArray(
+            workstreams.id,
+            ids.map((_, i) => sql.placeholder(`w${i}`)),
+          ),
         ),
       )
       .orderBy(workstreams.id)
       .for('update'),
   );
-  return lock.execute(Object.fromEntries(ids.map((id, i) => [`w${i}`, id])));
+  return lock.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`w${i}`, id])) });
 }
 
 /** Ledger rows per INSERT are bounded by size too, well under max_allowed_packet (16 MiB by default). */
@@ -213,6 +216,7 @@ const INSERT_MAX_BYTES = 4 * 1024 * 1024;
 async function appendMany(tx: Executor, scope: OwnerScope, groups: readonly SessionEvents[], locked: readonly WorkstreamRow[]): Promise<AppendOutcome[]> {
   const known = await knownEvents(
     tx,
+    scope,
     groups.flatMap((group, g) => group.drafts.map((draft) => ({ workstreamId: locked[g]!.id, eventId: draft.eventId }))),
   );
   const rows: (typeof workstreamEvents.$inferInsert)[] = [];
@@ -256,7 +260,7 @@ async function appendMany(tx: Executor, scope: OwnerScope, groups: readonly Sess
 const rowBytes = (row: typeof workstreamEvents.$inferInsert) => 512 + (row.payload?.length ?? 0) + row.content.length + row.searchTerms.length;
 
 /** Event ids `pairs` already holds, by "workstream id NUL event id", with their sequences. */
-async function knownEvents(ex: Executor, pairs: { workstreamId: string; eventId: string }[]): Promise<Map<string, number>> {
+async function knownEvents(ex: Executor, scope: OwnerScope, pairs: { workstreamId: string; eventId: string }[]): Promise<Map<string, number>> {
   const known = new Map<string, number>();
   const list = padded(pairs, LIST_SIZES);
   const query = preparedOn(ex, `knownEvents:${list.length}`, (on) =>
@@ -264,13 +268,16 @@ async function knownEvents(ex: Executor, pairs: { workstreamId: string; eventId:
       .select({ workstreamId: workstreamEvents.workstreamId, eventId: workstreamEvents.eventId, sequence: workstreamEvents.sequence })
       .from(workstreamEvents)
       .where(
-        sql`(${workstreamEvents.workstreamId}, ${workstreamEvents.eventId}) IN (${sql.join(
-          list.map((_, i) => sql`(${sql.placeholder(`w${i}`)}, ${sql.placeholder(`e${i}`)})`),
-          sql`, `,
-        )})`,
+        and(
+          eq(workstreamEvents.orgId, sql.placeholder('orgId')),
+          sql`(${workstreamEvents.workstreamId}, ${workstreamEvents.eventId}) IN (${sql.join(
+            list.map((_, i) => sql`(${sql.placeholder(`w${i}`)}, ${sql.placeholder(`e${i}`)})`),
+            sql`, `,
+          )})`,
+        ),
       ),
   );
-  const params: Record<string, unknown> = {};
+  const params: Record<string, unknown> = { orgId: scope.orgId };
   list.forEach((pair, i) => {
     params[`w${i}`] = pair.workstreamId;
     params[`e${i}`] = pair.eventId;
@@ -312,9 +319,15 @@ async function appendOne(tx: Executor, scope: OwnerScope, session: SessionRef, w
       on
         .select({ sequence: workstreamEvents.sequence })
         .from(workstreamEvents)
-        .where(and(eq(workstreamEvents.workstreamId, sql.placeholder('workstreamId')), eq(workstreamEvents.eventId, sql.placeholder('eventId')))),
+        .where(
+          and(
+            eq(workstreamEvents.orgId, sql.placeholder('orgId')),
+            eq(workstreamEvents.workstreamId, sql.placeholder('workstreamId')),
+            eq(workstreamEvents.eventId, sql.placeholder('eventId')),
+          ),
+        ),
     );
-    const [original] = await existing.execute({ workstreamId: workstream.id, eventId: draft.eventId });
+    const [original] = await existing.execute({ orgId: scope.orgId, workstreamId: workstream.id, eventId: draft.eventId });
     if (!original) throw error;
     return { workstreamId: workstream.id, events: [{ eventId: draft.eventId, sequence: original.sequence, duplicate: true }], sealNow: false };
   }
@@ -367,8 +380,8 @@ async function advanceWorkstream(
     on
       .update(workstreams)
       .set(Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, bound(column)])))
-      .where(eq(workstreams.id, sql.placeholder('id'))),
+      .where(and(eq(workstreams.orgId, sql.placeholder('orgId')), eq(workstreams.id, sql.placeholder('id')))),
   );
-  await update.execute({ id: row.id, ...Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, row[column]])) });
+  await update.execute({ orgId: row.orgId, id: row.id, ...Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, row[column]])) });
   return sealNow;
 }

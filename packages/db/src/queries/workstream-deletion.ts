@@ -22,17 +22,20 @@ export interface DeletedWorkstreams {
 async function deleteWorkstreamSet(tx: Executor, set: { id: string; orgId: string }[], now: Date): Promise<DeletedWorkstreams> {
   if (set.length === 0) return { workstreams: 0, events: 0, segments: 0, objectKeys: [] };
   const ids = set.map((ws) => ws.id);
-  const segments = await tx.select({ key: archiveSegments.key }).from(archiveSegments).where(inArray(archiveSegments.workstreamId, ids));
+  // Every caller's set is one org's: each statement names it (docs/scaling.md#the-sharding-key).
+  const orgId = set[0]!.orgId;
+  const segments = await tx
+    .select({ key: archiveSegments.key })
+    .from(archiveSegments)
+    .where(and(eq(archiveSegments.orgId, orgId), inArray(archiveSegments.workstreamId, ids)));
   const objectKeys = [...segments.map((segment) => segment.key), ...set.map((ws) => workstreamManifestKey(ws.orgId, ws.id))];
-  const orgOf = new Map(set.map((ws) => [ws.id, ws.orgId]));
-  const orgOfKey = (key: string) => orgOf.get(/\/workstreams\/([^/]+)\//.exec(key)?.[1] ?? '') ?? set[0]!.orgId;
   await tx
     .insert(archiveDeletions)
-    .values(objectKeys.map((key) => ({ key, orgId: orgOfKey(key), requestedAt: now, nextAttemptAt: now })))
+    .values(objectKeys.map((key) => ({ key, orgId, requestedAt: now, nextAttemptAt: now })))
     .onDuplicateKeyUpdate({ set: { nextAttemptAt: now } });
-  await tx.delete(archiveSegments).where(inArray(archiveSegments.workstreamId, ids));
-  const [events] = await tx.delete(workstreamEvents).where(inArray(workstreamEvents.workstreamId, ids));
-  await tx.delete(workstreams).where(inArray(workstreams.id, ids));
+  await tx.delete(archiveSegments).where(and(eq(archiveSegments.orgId, orgId), inArray(archiveSegments.workstreamId, ids)));
+  const [events] = await tx.delete(workstreamEvents).where(and(eq(workstreamEvents.orgId, orgId), inArray(workstreamEvents.workstreamId, ids)));
+  await tx.delete(workstreams).where(and(eq(workstreams.orgId, orgId), inArray(workstreams.id, ids)));
   return { workstreams: set.length, events: events.affectedRows, segments: segments.length, objectKeys };
 }
 

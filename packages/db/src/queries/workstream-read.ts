@@ -215,7 +215,7 @@ export async function storedSegments(ex: Executor, scope: OwnerScope, workstream
     .select(claimColumns)
     .from(archiveSegments)
     .innerJoin(workstreams, and(eq(workstreams.id, archiveSegments.workstreamId), ownedWorkstream(scope)))
-    .where(and(eq(archiveSegments.workstreamId, workstreamId), isNotNull(archiveSegments.uploadedAt)))
+    .where(and(eq(archiveSegments.orgId, scope.orgId), eq(archiveSegments.workstreamId, workstreamId), isNotNull(archiveSegments.uploadedAt)))
     .orderBy(asc(archiveSegments.firstSequence));
 }
 

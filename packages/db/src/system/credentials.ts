@@ -49,8 +49,11 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
 }
 
 /** Records that a key was used (best effort; callers throttle it). */
-export async function touchApiKey(ex: Executor, keyId: string, at: Date): Promise<void> {
-  await ex.update(apiKeys).set({ lastUsedAt: at }).where(eq(apiKeys.id, keyId));
+export async function touchApiKey(ex: Executor, key: { orgId: string; keyId: string }, at: Date): Promise<void> {
+  await ex
+    .update(apiKeys)
+    .set({ lastUsedAt: at })
+    .where(and(eq(apiKeys.orgId, key.orgId), eq(apiKeys.id, key.keyId)));
 }
 
 /**
