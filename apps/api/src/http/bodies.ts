@@ -46,12 +46,12 @@ export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
  * its route's limit). One that would take the total over `maxBytes` gets 503 with
  * Retry-After without its body being read; a single request is always let in, whatever
  * its size. Requests the MCP bridge makes in-process are counted once, as the /mcp
- * request that carries them.
+ * request that carries them (app.ts runs this over HTTP only).
  */
 export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
   let held = 0;
   return async (c, next) => {
-    if (bodiless(c) || c.env?.channel === 'mcp') return next();
+    if (bodiless(c)) return next();
     const size = declaredLength(c) ?? maxBodyFor(c.req.path);
     if (size === 0) return next();
     if (held > 0 && held + size > maxBytes) {
