@@ -4,6 +4,16 @@ import { fileURLToPath } from 'node:url';
 
 const LAUNCHER = fileURLToPath(new URL('../launch.mjs', import.meta.url));
 
+/**
+ * The node flags `pnpm start` gives the service (the heap bound, see docs/operations.md),
+ * read from its script so the benchmark runs the service as it is deployed.
+ */
+function startFlags(): string[] {
+  const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
+  const words = manifest.scripts.start.split(/\s+/);
+  return words.slice(1, words.findIndex((word) => word.endsWith('launch.mjs'))).filter((word) => word.startsWith('--'));
+}
+
 export interface RunningService {
   url: string;
   pid: number;
@@ -28,7 +38,7 @@ export function rssOf(pid: number): number {
 export async function startService(env: Record<string, string>): Promise<RunningService> {
   const started = performance.now();
   // BENCH_NODE_ARGS adds node flags to the service only, e.g. "--cpu-prof --cpu-prof-dir=prof".
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const nodeArgs = [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, LAUNCHER, 'main'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,7 @@ import { oidcEnabled, type Config } from './config';
 import { createOidcAuthenticator } from './auth/oidc';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
+import { inProcess, inProcessExchange, overHttp } from './http/in-process';
 import { registerWellKnownRoutes } from './routes/system/well-known';
 import type { ApiApp, AppEnv } from './http/env';
 import { requestDeadlines } from './http/deadlines';
@@ -84,6 +85,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     c.set('config', config);
     c.set('logger', logger);
     c.set('limiter', limiter);
+    // No log line of its own: the /mcp request that carries it has one.
+    if (inProcess(c)) return inProcessExchange(c, next);
     const started = performance.now();
     await next();
     // Method, route pattern and status only: never headers, query strings or bodies.
@@ -111,7 +114,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     limitBodies(maxBodyFor, streamsItsBody),
     // An import holds one line at a time, and a line is at most a save's body.
     bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor, (path) => (streamsItsBody(path) ? BODY_LIMITS.requestBytes : null)),
-  ];
+  ].map(overHttp);
   app.use('/v1/*', ...bodies);
   app.use(MCP_PATH, ...bodies);
 

@@ -55,7 +55,7 @@ const configSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   BODY_READ_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
-  MAX_BODY_BYTES_IN_FLIGHT: z.coerce.number().int().min(1024 * 1024).max(4 * 1024 ** 3).default(64 * 1024 * 1024),
+  MAX_BODY_BYTES_IN_FLIGHT: z.coerce.number().int().min(1024 * 1024).max(4 * 1024 ** 3).default(16 * 1024 * 1024),
   MEMORY_BANK_OPERATOR_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 24, {
     message: 'must be at least 24 characters (it grants control of every org)',
   }),

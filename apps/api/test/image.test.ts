@@ -72,7 +72,10 @@ describe('the Dockerfile', () => {
   });
 
   it('runs node as PID 1 as a non-root user, exposes its port and checks its health without curl', () => {
-    expect(execForm(one('CMD')[0]!.args)).toEqual(['node', 'apps/api/launch.mjs', 'main']);
+    // The same command as `pnpm start`, heap bound included (docs/operations.md#running).
+    const start = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start as string;
+    expect(execForm(one('CMD')[0]!.args)).toEqual(start.replace(/^exec /, '').split(' '));
+    expect(start).toMatch(/^exec node --max-old-space-size=\d+ apps\/api\/launch\.mjs main$/);
     expect(one('ENTRYPOINT')).toEqual([]);
     const user = one('USER').at(-1)!.args;
     expect(['root', '0']).not.toContain(user);

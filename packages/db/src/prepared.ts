@@ -70,6 +70,13 @@ export function preparedOn<Q>(ex: Executor, key: string, build: (ex: Executor) =
   return isDatabase(ex) ? cached(ex, key, () => build(ex).prepare()) : build(ex).prepare();
 }
 
+/** The mysql2 connection (or pool) under a drizzle executor, for what drizzle cannot send (binary-protocol parameters). */
+export function connectionOf(ex: Executor): Pick<mysql.Pool, 'execute'> {
+  const client = (ex as { $client?: Pick<mysql.Pool, 'execute'> }).$client;
+  if (!client) throw new Error('connectionOf: not a drizzle mysql2 executor');
+  return client;
+}
+
 /** Pads a list of ids to the next size in `sizes` (repeating the first), so few statement shapes cover all. */
 export function padded<T>(values: readonly T[], sizes: readonly number[]): T[] {
   const size = sizes.find((candidate) => candidate >= values.length) ?? values.length;

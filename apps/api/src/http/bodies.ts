@@ -49,12 +49,12 @@ export function limitBodies(maxBodyFor: MaxBodyFor, countsItsOwn: (path: string)
  * that would take the total over `maxBytes` gets 503 with
  * Retry-After without its body being read; a single request is always let in, whatever
  * its size. Requests the MCP bridge makes in-process are counted once, as the /mcp
- * request that carries them.
+ * request that carries them (app.ts runs this over HTTP only).
  */
 export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor, heldAtOnce: (path: string) => number | null = () => null): MiddlewareHandler<AppEnv> {
   let held = 0;
   return async (c, next) => {
-    if (bodiless(c) || c.env?.channel === 'mcp') return next();
+    if (bodiless(c)) return next();
     // A route that reads its body as a stream holds only a part of it at a time.
     const size = Math.min(declaredLength(c) ?? maxBodyFor(c.req.path), heldAtOnce(c.req.path) ?? Infinity);
     if (size === 0) return next();

@@ -1,10 +1,30 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AppError, toProblem, type FieldError, type Problem } from '../errors';
+import type { InProcessAnswer } from '../http/in-process';
 import type { OperationTool } from './openapi-tools';
 
-/** Sends a request to the app in-process and returns its response. */
-export type Dispatch = (request: Request) => Promise<Response>;
+/** An in-process request's answer: the response, and the value when the route answered with JSON. */
+export interface Exchange {
+  response: Response;
+  answer: InProcessAnswer;
+}
+
+/** Sends a request (its JSON body, if any, as text beside it) to the app in-process. */
+export type Dispatch = (request: Request, jsonBody?: string) => Promise<Exchange>;
+
+/** Who a tool call or resource read runs as: the app in-process, with the caller's headers. */
+export interface InProcessCaller {
+  dispatch: Dispatch;
+  /** Request id and credentials of the /mcp request; copied into each request made. */
+  headers: Headers;
+  requestId: string;
+}
+
+/** The JSON an exchange answered with, whether handed over as a value or written as text. */
+export async function answerJson(exchange: Exchange): Promise<unknown> {
+  return 'json' in exchange.answer ? exchange.answer.json : exchange.response.json();
+}
 
 /** The origin of requests the bridge sends to the app in-process (never on the network). */
 export const IN_PROCESS_ORIGIN = 'http://memory-bank.internal';
@@ -39,8 +59,11 @@ function errorResult(problem: Problem): CallToolResult {
   };
 }
 
-/** Builds the HTTP request a tool call stands for: path, query, headers and JSON body from one flat argument object. */
-function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): Request {
+/**
+ * Builds the HTTP request a tool call stands for: path, query, headers and JSON body (as
+ * text, handed to the app beside a bodiless request) from one flat argument object.
+ */
+function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): { request: Request; jsonBody?: string } {
   let path = tool.pathTemplate;
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
@@ -58,11 +81,8 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
   }
   const search = query.size > 0 ? `?${query}` : '';
   if (tool.hasBody) headers.set('content-type', 'application/json');
-  return new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, {
-    method: tool.method,
-    headers,
-    ...(tool.hasBody ? { body: JSON.stringify(body) } : {}),
-  });
+  const request = new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, { method: tool.method, headers });
+  return tool.hasBody ? { request, jsonBody: JSON.stringify(body) } : { request };
 }
 
 /**
@@ -73,7 +93,7 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
 export async function invokeTool(
   tool: OperationTool,
   args: Record<string, unknown>,
-  context: { dispatch: Dispatch; headers: Headers; requestId: string },
+  context: InProcessCaller,
 ): Promise<CallToolResult> {
   const validate = validatorFor(tool);
   if (!validate(args)) {
@@ -82,10 +102,18 @@ export async function invokeTool(
     return errorResult(toProblem(new AppError('validation_failed', detail, { errors }), context.requestId));
   }
 
-  const response = await context.dispatch(toRequest(tool, args, new Headers(context.headers)));
-  const text = await response.text();
-  const contentType = response.headers.get('content-type') ?? '';
-  const parsed: unknown = text && /json/.test(contentType) ? JSON.parse(text) : undefined;
+  const { request, jsonBody } = toRequest(tool, args, new Headers(context.headers));
+  const { response, answer } = await context.dispatch(request, jsonBody);
+  let text: string;
+  let parsed: unknown;
+  if ('json' in answer) {
+    // The route's value, serialised here once (the text content the protocol asks for).
+    parsed = answer.json;
+    text = JSON.stringify(parsed) ?? '';
+  } else {
+    text = await response.text();
+    parsed = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
+  }
 
   if (!response.ok) {
     const problem =

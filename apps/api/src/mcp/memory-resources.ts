@@ -1,9 +1,9 @@
-import type { Server } from '@modelcontextprotocol/server';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BEARER_SCHEME } from '../http/route';
 import { getMemoryByIdRoute } from '../routes/memory/get';
 import { getMemoryRoute } from '../routes/memory/list';
 import { getMemorySearchRoute } from '../routes/memory/search';
-import { IN_PROCESS_ORIGIN, type Dispatch } from './invoke';
+import { answerJson, IN_PROCESS_ORIGIN, type Dispatch, type InProcessCaller } from './invoke';
 
 /**
  * Memories as MCP resources (a client can attach one to a conversation, e.g. `@` in Claude
@@ -34,8 +34,8 @@ interface MemoryBody {
 type Sdk = Pick<typeof import('@modelcontextprotocol/server'), 'ProtocolError' | 'ProtocolErrorCode' | 'ResourceNotFoundError'>;
 
 async function getJson<T>(dispatch: Dispatch, headers: Headers, path: string): Promise<{ status: number; body: T }> {
-  const response = await dispatch(new Request(`${IN_PROCESS_ORIGIN}${path}`, { headers: new Headers(headers) }));
-  return { status: response.status, body: (await response.json()) as T };
+  const exchange = await dispatch(new Request(`${IN_PROCESS_ORIGIN}${path}`, { headers: new Headers(headers) }));
+  return { status: exchange.response.status, body: (await answerJson(exchange)) as T };
 }
 
 const uriOf = (memory: MemoryBody) => `${MEMORY_URI_PREFIX}${memory.id}`;
@@ -51,11 +51,15 @@ function render(memory: MemoryBody): string {
   return lines.join('\n');
 }
 
-export function serveMemoryResources(server: Server, sdk: Sdk, dispatch: Dispatch, headers: Headers): void {
+/** The caller of the request a handler serves (servers are reused across callers of one scope set). */
+export type CallerOf = (ctx: ServerContext) => InProcessCaller;
+
+export function serveMemoryResources(server: Server, sdk: Sdk, callerOf: CallerOf): void {
   const fail = (status: number, detail: unknown) =>
     new sdk.ProtocolError(sdk.ProtocolErrorCode.InternalError, `Memory Bank answered ${status}`, detail);
 
-  server.setRequestHandler('resources/list', async (request) => {
+  server.setRequestHandler('resources/list', async (request, ctx) => {
+    const { dispatch, headers } = callerOf(ctx);
     const cursor = request.params?.cursor;
     const query = new URLSearchParams({ limit: String(RESOURCE_PAGE), ...(cursor ? { cursor } : {}) });
     const { status, body } = await getJson<{ memories: MemoryBody[]; next_cursor: string | null }>(dispatch, headers, `${getMemoryRoute.path}?${query}`);
@@ -70,7 +74,8 @@ export function serveMemoryResources(server: Server, sdk: Sdk, dispatch: Dispatc
     resourceTemplates: [{ uriTemplate: MEMORY_URI_TEMPLATE, name: 'memory', title: 'A memory by its id', mimeType: 'text/plain' }],
   }));
 
-  server.setRequestHandler('resources/read', async (request) => {
+  server.setRequestHandler('resources/read', async (request, ctx) => {
+    const { dispatch, headers } = callerOf(ctx);
     const { uri } = request.params;
     const id = uri.startsWith(MEMORY_URI_PREFIX) ? uri.slice(MEMORY_URI_PREFIX.length) : '';
     if (!/^mem_[0-9A-Za-z]+$/.test(id)) throw new sdk.ResourceNotFoundError(uri);
@@ -92,7 +97,8 @@ export function serveMemoryResources(server: Server, sdk: Sdk, dispatch: Dispatc
     ],
   }));
 
-  server.setRequestHandler('prompts/get', async (request) => {
+  server.setRequestHandler('prompts/get', async (request, ctx) => {
+    const { dispatch, headers } = callerOf(ctx);
     if (request.params.name !== 'recall') throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}`);
     const topic = request.params.arguments?.topic?.trim();
     if (!topic) throw new sdk.ProtocolError(sdk.ProtocolErrorCode.InvalidParams, 'The recall prompt needs a topic');

@@ -4,9 +4,11 @@ import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import type { ApiApp } from '../http/env';
 import { problemResponse } from '../http/errors';
+import type { InProcessAnswer } from '../http/in-process';
 import { BEARER_SCHEME } from '../http/route';
+import { MCP_LIMITS } from '../limits';
 import { SERVER_INSTRUCTIONS } from './instructions';
-import { invokeTool, type Dispatch } from './invoke';
+import { invokeTool, type InProcessCaller } from './invoke';
 import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
@@ -35,11 +37,14 @@ export interface McpBridge {
   tools(): OperationTool[];
 }
 
-/** What the per-request server needs to know about the caller, handed over as the SDK's authInfo. */
-interface Caller {
+/** What a request's handlers need to know about the caller, handed over as the SDK's authInfo. */
+interface Caller extends InProcessCaller {
   principal: Principal;
-  requestId: string;
-  authorization: string | undefined;
+  /**
+   * Whether the server that serves this request may serve others afterwards: not after an
+   * `initialize`, which binds a server to the client's protocol version.
+   */
+  reusable: boolean;
 }
 
 /** The tools a set of scopes may see, with the tools/list answer built once for that set. */
@@ -66,6 +71,12 @@ const loadSdk = (() => {
   };
   return () => (loading ??= load());
 })();
+
+/** Whether a JSON-RPC body is (or holds) an `initialize` request. */
+function isInitialize(body: unknown): boolean {
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
+}
 
 function usableBy(tool: OperationTool, scopes: readonly string[]): boolean {
   return tool.requiredScopes.every((scope) => scopes.includes(scope));
@@ -102,30 +113,48 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   const createHandler = async (): Promise<McpEndpoint> => {
     const sdk = await loadSdk();
     const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } = sdk;
-    // One factory for both eras: a fresh low-level Server per request (the SDK's stateless
-    // model), holding nothing but the caller and the precomputed tool surface.
-    const factory = ({ authInfo }: McpRequestContext) => {
-      const caller = authInfo?.extra?.caller as Caller | undefined;
+    type McpServer = InstanceType<typeof Server>;
+    const callerOf = (ctx: { http?: { authInfo?: AuthInfo } }): Caller => {
+      const caller = ctx.http?.authInfo?.extra?.caller as Caller | undefined;
       if (!caller) throw new Error('MCP request without a caller (the bearer check must run first)');
-      const surface = surfaceFor(caller.principal.scopes);
-      const readsMemories = MEMORY_RESOURCE_SCOPES.every((scope) => (caller.principal.scopes as readonly string[]).includes(scope));
+      return caller;
+    };
+    // A low-level Server holds nothing of a caller (its handlers read the caller from each
+    // request's authInfo), so one built for a scope set and era serves request after
+    // request: the SDK needs only that it is not serving two at once. Idle ones wait here.
+    const idle = new Map<string, McpServer[]>();
+    const build = (scopes: readonly string[], poolKey: string | undefined): McpServer => {
+      const surface = surfaceFor(scopes);
+      const readsMemories = MEMORY_RESOURCE_SCOPES.every((scope) => scopes.includes(scope));
       const server = new Server(options.serverInfo, {
         capabilities: { tools: { listChanged: false }, ...(readsMemories ? { resources: {}, prompts: {} } : {}) },
         instructions: SERVER_INSTRUCTIONS,
         jsonSchemaValidator,
         cacheHints: { 'tools/list': LIST_CACHE, 'prompts/list': LIST_CACHE, 'resources/templates/list': LIST_CACHE },
       });
-      const headers = new Headers({ 'x-request-id': caller.requestId });
-      if (caller.authorization) headers.set('authorization', caller.authorization);
-      const dispatch: Dispatch = (inner) => Promise.resolve(app.fetch(inner, { channel: 'mcp', principal: caller.principal }));
       server.setRequestHandler('tools/list', () => surface.list);
-      server.setRequestHandler('tools/call', (request) => {
+      server.setRequestHandler('tools/call', (request, ctx) => {
         const tool = surface.byName.get(request.params.name);
         if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-        return invokeTool(tool, request.params.arguments ?? {}, { headers: new Headers(headers), requestId: caller.requestId, dispatch });
+        return invokeTool(tool, request.params.arguments ?? {}, callerOf(ctx));
       });
-      if (readsMemories) serveMemoryResources(server, sdk, dispatch, headers);
+      if (readsMemories) serveMemoryResources(server, sdk, callerOf);
+      // Back to the pool when its exchange is over (the SDK closes it then).
+      if (poolKey !== undefined) {
+        server.onclose = () => {
+          const free = idle.get(poolKey) ?? [];
+          if (free.length < MCP_LIMITS.idleServers) idle.set(poolKey, [...free, server]);
+        };
+      }
       return server;
+    };
+    // One factory for both eras.
+    const factory = ({ era, authInfo }: McpRequestContext) => {
+      const caller = callerOf({ ...(authInfo && { http: { authInfo } }) });
+      const scopes = caller.principal.scopes as readonly string[];
+      if (!caller.reusable) return build(scopes, undefined);
+      const poolKey = `${era} ${[...scopes].sort().join(' ')}`;
+      return idle.get(poolKey)?.pop() ?? build(scopes, poolKey);
     };
     // `auto` answers with one JSON body unless a handler sends a message before its result,
     // which ours never do: JSON always, without the console warning `json` mode prints.
@@ -149,8 +178,6 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
     const mcp = await (handler ??= createHandler());
     const principal = c.var.principal;
-    const caller: Caller = { principal, requestId: c.var.requestId, authorization: c.req.header('authorization') };
-    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
     // The body is read through Hono, which the Node adapter serves straight from the socket;
     // left to the SDK, it would be read through a web stream. What is not JSON goes to the
     // SDK as it came, for its JSON-RPC parse error.
@@ -161,12 +188,31 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     } catch {
       parsedBody = undefined;
     }
+    const headers = new Headers({ 'x-request-id': c.var.requestId });
+    const authorization = c.req.header('authorization');
+    if (authorization) headers.set('authorization', authorization);
+    const caller: Caller = {
+      principal,
+      requestId: c.var.requestId,
+      headers,
+      // The app in-process, as the caller already authenticated: no second pass through
+      // authentication, rate limit, deadline or body checks (see http/in-process.ts).
+      dispatch: async (request, jsonBody) => {
+        const answer: InProcessAnswer = {};
+        const response = await app.fetch(request, { channel: 'mcp', principal, answer, ...(jsonBody !== undefined && { jsonBody }) });
+        return { response, answer };
+      },
+      reusable: !isInitialize(parsedBody),
+    };
+    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
     const response =
       parsedBody === undefined
         ? await mcp(new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }), { authInfo })
         : await mcp(c.req.raw, { authInfo, parsedBody });
-    // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept.
-    return c.newResponse(response.body, response);
+    // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept;
+    // a JSON answer as text, which the Node adapter writes at once rather than as a stream.
+    const json = response.headers.get('content-type')?.startsWith('application/json');
+    return c.newResponse(json ? await response.text() : response.body, response);
   });
 
   // Stateless: no server-initiated stream to GET, no session to DELETE.
