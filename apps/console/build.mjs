@@ -29,10 +29,23 @@ function fingerprint() {
 
 async function bundle(outDir) {
   const { build } = await import('vite');
+  // Vite picks packages' development builds when NODE_ENV says so (a test run sets "test").
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await buildWith(build, outDir);
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
+}
+
+async function buildWith(build, outDir) {
   await build({
     root: app,
     base: '/console/',
     configFile: false,
+    mode: 'production',
     logLevel: 'warn',
     oxc: { jsx: { runtime: 'automatic' } },
     build: { outDir, emptyOutDir: true, target: 'es2022', sourcemap: false, modulePreload: { polyfill: false }, reportCompressedSize: false,
