@@ -56,7 +56,7 @@ describe('the console in a browser', () => {
     await signInWithKey(page, tenant.owner.key);
     expect(page.url()).toBe(`${server.url}/console/memories`);
     expect(page.url()).not.toContain(tenant.owner.key);
-    const stored = await page.evaluate(() => ({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookies: document.cookie }));
+    const stored = await page.evaluate<{ session: string; local: string; cookies: string }>('({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookies: document.cookie })');
     expect(stored.session).toContain(tenant.owner.key);
     expect(stored.local).not.toContain(tenant.owner.key);
     expect(stored.cookies).toBe('');
@@ -81,7 +81,7 @@ describe('the console in a browser', () => {
     await page.getByText('orbital pipeline').waitFor();
     // Rendered as text: the markup is visible, no element was made from it, nothing ran.
     expect(await page.locator('main img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
     await checkScreen(page, 'memory');
 
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -173,7 +173,7 @@ describe('the console in a browser', () => {
   it('signs out and forgets the key', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
-    expect(await page.evaluate(() => JSON.stringify(sessionStorage))).not.toContain('mbk_');
+    expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).not.toContain('mbk_');
   });
 
   it('never shows a member the admin screens', async () => {

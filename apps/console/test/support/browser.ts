@@ -47,14 +47,13 @@ export async function signInWithKey(page: Page, key: string): Promise<void> {
 
 /** axe-core run in the page: the serious and critical violations, by rule and target. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const injected = await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined');
+  // Expressions as strings: these tests are typed for Node, not the DOM.
+  const injected = await page.evaluate<boolean>("typeof window.axe !== 'undefined'");
   // Evaluated over the DevTools protocol: an injected <script> would be refused by the CSP.
   if (!injected) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] }> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => JSON.stringify(node.target)) }));
-  });
+  const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(
+    `window.axe.run(document).then((result) => result.violations.map((violation) => ({ id: violation.id, impact: violation.impact, targets: violation.nodes.map((node) => JSON.stringify(node.target)) })))`,
+  );
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.targets.join(', ')}`);
 }
 
