@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
-import { api, ApiProblem } from './api';
+import { api, MemoryBankError } from './api';
 import { AuditScreen } from './audit/AuditScreen';
 import { KeysScreen } from './keys/KeysScreen';
 import { MemoriesScreen } from './memories/MemoriesScreen';
@@ -22,7 +22,7 @@ function useIsAdmin(enabled: boolean) {
       try {
         return await api.getOrg();
       } catch (error) {
-        if (error instanceof ApiProblem && error.status === 403) return null;
+        if (error instanceof MemoryBankError && error.status === 403) return null;
         throw error;
       }
     },

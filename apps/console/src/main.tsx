@@ -1,17 +1,25 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ApiProblem } from './api';
+import { MemoryBankError } from './api';
 import { App } from './app';
+import { signOut } from './session';
 import './styles.css';
 
+/** A refused credential (revoked key, expired token) signs out: the sign-in screen is next. */
+function signOutWhenRefused(error: unknown) {
+  if (error instanceof MemoryBankError && error.status === 401) signOut();
+}
+
 const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: signOutWhenRefused }),
+  mutationCache: new MutationCache({ onError: signOutWhenRefused }),
   defaultOptions: {
     queries: {
       staleTime: 10_000,
       refetchOnWindowFocus: false,
       // A problem the API answered (404, 403…) does not get better by asking again.
-      retry: (failures, error) => !(error instanceof ApiProblem && error.status < 500) && failures < 2,
+      retry: (failures, error) => !(error instanceof MemoryBankError && error.status < 500) && failures < 2,
     },
   },
 });

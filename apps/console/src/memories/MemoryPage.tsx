@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ApiProblem, type Memory } from '../api';
+import { MemoryBankError, type Memory } from '../api';
 import { Link, navigate } from '../router';
 import { ConfirmDialog } from '../ui/Dialog';
 import { Time } from '../ui/Time';
@@ -14,7 +14,7 @@ function EditMemoryForm({ memory, etag, onDone }: { memory: Memory; etag: string
     event.preventDefault();
     update.mutate({ body: { content, tags: parseTags(tags) }, etag }, { onSuccess: onDone });
   };
-  const conflict = update.error instanceof ApiProblem && update.error.status === 412;
+  const conflict = update.error instanceof MemoryBankError && update.error.status === 412;
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Edit memory</h2>
@@ -46,7 +46,7 @@ export function MemoryPage({ id }: { id: string }) {
     return (
       <section aria-labelledby="memory-title">
         <h1 id="memory-title">Memory</h1>
-        <p role="alert">{memory.error instanceof ApiProblem && memory.error.status === 404 ? 'No such memory.' : memory.error.message}</p>
+        <p role="alert">{memory.error instanceof MemoryBankError && memory.error.status === 404 ? 'No such memory.' : memory.error.message}</p>
         <Link to="/memories">Back to memories</Link>
       </section>
     );
