@@ -31,6 +31,17 @@ export interface MemoryFilters {
   scope?: 'user' | 'org' | 'all' | undefined;
 }
 
+/** What POST /v1/memory/import answers (see docs/api.md). */
+export interface ImportSummary {
+  imported: number;
+  skipped: number;
+  failed: number;
+  skipped_lines: number[];
+  failures: { line: number; code: string; detail: string }[];
+  complete: boolean;
+  last_line: number;
+}
+
 const PAGE = 50;
 
 export const api = {
@@ -70,6 +81,19 @@ export const api = {
   purgeMember: async (userId: string) => (await ok(client.DELETE('/v1/admin/members/{user_id}/memories', { params: { path: { user_id: userId } } }))).deleted,
   audit: (filters: { action?: string | undefined; actor?: string | undefined; cursor?: string | undefined }) =>
     ok(client.GET('/v1/admin/audit', { params: { query: { ...filters, limit: PAGE } } })),
+
+  /**
+   * NDJSON both ways: not JSON, so sent as plain requests through the client's transport
+   * (credential, retries, MemoryBankError) rather than its JSON layer.
+   */
+  exportMemories: async (scope: NonNullable<MemoryFilters['scope']>) => {
+    const response = await client.send(new Request(`${client.baseUrl}/v1/memory/export?scope=${scope}`, { headers: { accept: 'application/x-ndjson' } }));
+    return response.blob();
+  },
+  importMemories: async (file: Blob) => {
+    const request = new Request(`${client.baseUrl}/v1/memory/import`, { method: 'POST', body: file, headers: { 'content-type': 'application/x-ndjson', accept: 'application/json' } });
+    return (await (await client.send(request, { retry: false })).json()) as ImportSummary;
+  },
 
   listKeys: async () => (await ok(client.GET('/v1/api-keys'))).api_keys,
   createKey: (body: { name: string; scopes: ApiKeyScope[] }) => ok(client.POST('/v1/api-keys', { body })),
