@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     console.log(`Memory Bank is listening on ${base}`);
     console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
     console.log(`MCP (Streamable HTTP): ${base}/mcp`);
+    console.log(`Web console: ${base}/console`);
   });
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../api/test/support/server';
+import { claudeSession, newSessionId } from '../../api/test/support/hooks';
 import { createTenant, type TestTenant, type TestUser } from '../../api/test/support/tenants';
 import { checkScreen, launchBrowser, openPage, signInWithKey } from './support/browser';
 
@@ -112,14 +113,37 @@ describe('the console in a browser', () => {
     expect((await tenant.owner.api.get(`/v1/memory/${saved.body.id}`)).body.content).toBe('The staging database is called cirrus');
   });
 
-  it('shows workstreams', async () => {
-    await page.getByRole('link', { name: 'Workstreams' }).click();
+  it('shows workstreams, their timeline and tool actions; remembers an event; deletes a workstream', async () => {
+    const session = newSessionId();
+    let workstreamId = '';
+    for (const payload of claudeSession(session)) workstreamId = (await tenant.owner.api.post('/v1/hooks/claude-code', { body: payload })).body.workstream_id;
+    await page.getByRole('link', { name: 'Workstreams', exact: true }).click();
     await page.getByRole('heading', { name: 'Workstreams', level: 1 }).waitFor();
+    await page.getByRole('link', { name: session }).click();
+    await page.getByRole('heading', { name: `Workstream ${session}` }).waitFor();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.getByRole('button', { name: /^Remember event/ }).first().waitFor();
+    await checkScreen(page, 'workstream');
+    await page.getByRole('button', { name: /^Remember event/ }).first().click();
+    await page.getByRole('status').filter({ hasText: 'Remembered as' }).waitFor();
+    await page.getByRole('link', { name: 'Workstreams', exact: true }).click();
     await checkScreen(page, 'workstreams');
+
+    await page.getByRole('link', { name: session }).click();
+    await page.getByRole('button', { name: 'Delete workstream' }).click();
+    await page.getByRole('dialog', { name: 'Delete this workstream?' }).getByRole('button', { name: 'Delete workstream' }).click();
+    await page.getByRole('heading', { name: 'Workstreams', level: 1 }).waitFor();
+    expect((await tenant.owner.api.get(`/v1/workstreams/${workstreamId}`)).status).toBe(404);
+  });
+
+  it('offers export and import', async () => {
+    await page.getByRole('link', { name: 'Export / import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Export / import', level: 1 }).waitFor();
+    await checkScreen(page, 'export-import');
   });
 
   it('creates an API key shown once with a copy button, and revokes it', async () => {
-    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await checkScreen(page, 'api-keys');
     await page.getByLabel('Key name').fill('laptop hooks');
@@ -144,7 +168,7 @@ describe('the console in a browser', () => {
     const memberEmail = (await tenant.owner.api.get('/v1/org/members')).body.members.find((user: { id: string }) => user.id === member.userId).email as string;
     for (const content of ['Member secret one', 'Member secret two']) await member.api.post('/v1/memory', { body: { content } });
 
-    await page.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('link', { name: 'Team', exact: true }).click();
     await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
     await checkScreen(page, 'team');
     await page.getByRole('button', { name: `Memories of ${memberEmail}` }).click();
@@ -161,7 +185,7 @@ describe('the console in a browser', () => {
     await panel.getByRole('status').filter({ hasText: 'Purged 2 memories' }).waitFor();
     expect((await member.api.get('/v1/memory')).body.memories).toEqual([]);
 
-    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('link', { name: 'Audit log', exact: true }).click();
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
     await page.getByLabel('Action').selectOption('member.purge');
     const row = page.getByRole('row', { name: new RegExp(`member\\.purge.*${member.userId}`) });
