@@ -25,7 +25,8 @@ import { registerApiKeyRoutes } from './routes/api-keys';
 import { registerDeleteAdminOrgById } from './routes/operator/delete-org';
 import { registerHookRoutes } from './routes/hooks';
 import { postHooksBatchRoute } from './routes/hooks/batch';
-import { BODY_LIMITS, HOOK_LIMITS } from './limits';
+import { BODY_LIMITS, HOOK_LIMITS, TRANSFER_LIMITS } from './limits';
+import { postMemoryImportRoute } from './routes/memory/import';
 import { registerMemoryRoutes } from './routes/memory';
 import { registerRecallRoutes } from './routes/recall';
 import { registerWorkstreamRoutes } from './routes/workstreams';
@@ -100,12 +101,15 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   });
   const cors = corsMiddleware(config.CORS_ORIGINS);
   if (cors) app.use('*', cors);
-  const maxBodyFor = (path: string) => (path === postHooksBatchRoute.path ? HOOK_LIMITS.batchBytes : BODY_LIMITS.requestBytes);
+  const maxBodyFor = (path: string) =>
+    path === postHooksBatchRoute.path ? HOOK_LIMITS.batchBytes : path === postMemoryImportRoute.path ? TRANSFER_LIMITS.importBytes : BODY_LIMITS.requestBytes;
+  // An import is read line by line (routes/memory/import.ts counts it), never held whole.
+  const streamsItsBody = (path: string) => path === postMemoryImportRoute.path;
   // The size limit before the budget: a body over its route's limit is a 413 whatever
   // else is in flight, never a retryable 503.
   const bodies = [
     requestDeadlines({ requestMs: config.REQUEST_TIMEOUT_MS, bodyReadMs: config.BODY_READ_TIMEOUT_MS }),
-    limitBodies(maxBodyFor),
+    limitBodies(maxBodyFor, streamsItsBody),
     bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor),
   ];
   app.use('/v1/*', ...bodies);

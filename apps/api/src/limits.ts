@@ -24,6 +24,22 @@ export const MEMORY_LIMITS = {
   queryChars: 512,
 } as const;
 
+/** Export and import of memories as NDJSON (docs/api.md#export-and-import). */
+export const TRANSFER_LIMITS = {
+  /**
+   * Largest import body. Above BODY_LIMITS.requestBytes: an import is read line by line,
+   * never whole, so its size costs time, not memory. A line is a save: it is bounded by
+   * BODY_LIMITS.requestBytes and the save's own schema, nothing restated here.
+   */
+  importBytes: 32 * 1024 * 1024,
+  /** An import stops taking lines at this share of REQUEST_TIMEOUT_MS and answers what it did (`complete: false`). */
+  importTimeShare: 0.8,
+  /** Line numbers listed per outcome in an import's answer (the counts are always whole). */
+  reportedLines: 1000,
+  /** Memories read from the database per page while an export streams. */
+  exportPageSize: 100,
+} as const;
+
 /** Limits of hook ingestion. */
 export const HOOK_LIMITS = {
   /** Largest hook payload accepted, after sanitizing, as canonical JSON. */

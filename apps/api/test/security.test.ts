@@ -13,6 +13,8 @@ const ROUTES: ProtectedRoute[] = [
   { method: 'POST', template: '/v1/memory', path: () => '/v1/memory', body: { content: 'hello' }, scopes: ['memory:write'] },
   { method: 'GET', template: '/v1/memory', path: () => '/v1/memory', scopes: ['memory:read'] },
   { method: 'GET', template: '/v1/memory/search', path: () => '/v1/memory/search?q=secret', scopes: ['memory:read'] },
+  { method: 'GET', template: '/v1/memory/export', path: () => '/v1/memory/export', scopes: ['memory:read'] },
+  { method: 'POST', template: '/v1/memory/import', path: () => '/v1/memory/import', body: { content: 'imported' }, scopes: ['memory:write'] },
   { method: 'GET', template: '/v1/memory/{id}', path: (r) => `/v1/memory/${r.memoryId}`, scopes: ['memory:read'], resource: 'memoryId' },
   {
     method: 'PATCH',

@@ -18,9 +18,11 @@ const bodiless = (c: Context<AppEnv>) => c.req.method === 'GET' || c.req.method 
  * Refuses a body over its route's limit with 413. A declared length is checked from the
  * header alone: asking for the body stream (as hono's bodyLimit does) makes the Node
  * adapter build a full Request for every request, bodiless GETs included, and read the
- * body through a web stream. Only chunked bodies are counted as they stream in.
+ * body through a web stream. Only chunked bodies are counted as they stream in — and
+ * held whole by hono's bodyLimit, so a route that reads its body as a stream
+ * (`countsItsOwn`, an import) counts a chunked body itself instead.
  */
-export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
+export function limitBodies(maxBodyFor: MaxBodyFor, countsItsOwn: (path: string) => boolean = () => false): MiddlewareHandler<AppEnv> {
   const tooLarge = (maxSize: number) => {
     // The rest of the body is never read: close the connection rather than leave the
     // client's unsent bytes to be parsed as its next request.
@@ -31,7 +33,7 @@ export function limitBodies(maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
     const maxSize = maxBodyFor(c.req.path);
     const length = declaredLength(c);
     if (length !== undefined) return length > maxSize ? tooLarge(maxSize) : next();
-    if (bodiless(c)) return next();
+    if (bodiless(c) || countsItsOwn(c.req.path)) return next();
     let limit = streamed.get(maxSize);
     if (!limit) streamed.set(maxSize, (limit = bodyLimit({ maxSize, onError: () => tooLarge(maxSize) })));
     return limit(c, next);

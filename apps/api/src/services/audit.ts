@@ -26,6 +26,8 @@ export type AuditAction =
   | 'member.remove'
   | 'member.purge'
   | 'memory.delete'
+  | 'memory.export'
+  | 'memory.import'
   | 'api_key.create'
   | 'api_key.revoke';
 

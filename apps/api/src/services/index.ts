@@ -10,6 +10,7 @@ import { createHookIngestService } from './hooks';
 import { createMembersService } from './members';
 import { createMemoryService } from './memory';
 import { createMemoryRedaction } from './memory-redaction';
+import { createMemoryTransferService } from './memory-transfer';
 import { createOperatorService } from './operator';
 import { createOrgService } from './orgs';
 import { createRecallService } from './recall';
@@ -36,6 +37,7 @@ export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Au
     orgs: createOrgService(deps),
     operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),
     memory,
+    memoryTransfer: createMemoryTransferService(deps, memory),
     system: createSystemService(deps),
     audit: createAuditService(deps),
     workstreams: createWorkstreamService(deps, archive, memory),

@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Read the audit trail
-         * @description Destructive admin actions, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, memory.delete, api_key.create, api_key.revoke.
+         * @description Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke.
          */
         get: operations["getAdminAudit"];
         put?: never;
@@ -279,6 +279,46 @@ export interface paths {
          * @description Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).
          */
         patch: operations["patchMemoryById"];
+        trace?: never;
+    };
+    "/v1/memory/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export memories as NDJSON
+         * @description Streams the memories you can read — yours, your org's shared ones, or both (`scope`) — newest first, one JSON object per line, each exactly as getMemoryById answers it (contexts included). `POST /v1/memory/import` takes the file back. A member's private memories are only ever in their own export. Audited as `memory.export` once the last line is sent. An error after the first line ends the stream without its last chunk, so a cut-off export is never mistaken for a whole one.
+         */
+        get: operations["getMemoryExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/memory/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import memories from NDJSON
+         * @description Saves each line of an NDJSON body as a memory, as `POST /v1/memory` would (same schema and limits, secrets redacted, the org's quota), reading the body as it arrives. Lines may be this API's export lines or save bodies, mem0 memory objects (`memory` → content, `categories` → tags) or supermemory documents (`content`). A bad line is reported by number and nothing of it is stored; the others are saved. A line saved by an earlier import within 24 hours is skipped, so a file can be sent again safely. `scope` stores every line with that scope instead of its own. Bodies up to 33554432 bytes, lines up to 1048576. Audited as `memory.import`.
+         */
+        post: operations["postMemoryImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/memory/search": {
@@ -716,6 +756,33 @@ export interface components {
             origin?: "active_conversation" | "searched_conversation";
             /** @description The passage the memory was drawn from (1–4000 characters). */
             snippet: string;
+        };
+        MemoryImportFailure: {
+            /** @description The problem code a save of this line would have answered, e.g. `validation_failed`, `payload_too_large`, `forbidden`, `quota_exceeded`. */
+            code: string;
+            detail: string;
+            errors?: {
+                message: string;
+                path: string;
+            }[];
+            /** @description Line number, from 1 (blank lines count). */
+            line: number;
+        };
+        MemoryImportSummary: {
+            /** @description False when the import stopped at its time limit before the end of the body: send the same file again; the lines already imported are skipped. */
+            complete: boolean;
+            /** @description Lines refused; nothing of them was stored. */
+            failed: number;
+            /** @description Why each failed line was refused (the first 1000). */
+            failures: components["schemas"]["MemoryImportFailure"][];
+            /** @description Lines saved as new memories. */
+            imported: number;
+            /** @description The last line read. */
+            last_line: number;
+            /** @description Lines an earlier import already saved (nothing stored again). */
+            skipped: number;
+            /** @description The skipped lines' numbers (the first 1000). */
+            skipped_lines: number[];
         };
         /** @description What an admin may know of a memory: never its content or snippets. */
         MemoryMetadata: {
@@ -2828,6 +2895,227 @@ export interface operations {
             };
             /** @description If-Match names a version of the resource that is not the current one (re-read it: ETag). */
             412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMemoryExport: {
+        parameters: {
+            query?: {
+                /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
+                scope?: "user" | "org" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description NDJSON, streamed: one `Memory` per line. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="memories.ndjson"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postMemoryImport: {
+        parameters: {
+            query?: {
+                /** @description Store every line with this scope (`org`: admins and owners only); default each line's own (`user` when it has none). */
+                scope?: "user" | "org";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-ndjson": string;
+            };
+        };
+        responses: {
+            /** @description What became of each line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemoryImportSummary"];
+                };
+            };
+            /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body did not arrive within BODY_READ_TIMEOUT_MS; the connection is closed. Nothing was done: the request may be sent again. */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
