@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../api/test/support/server';
@@ -136,10 +137,34 @@ describe('the console in a browser', () => {
     expect((await tenant.owner.api.get(`/v1/workstreams/${workstreamId}`)).status).toBe(404);
   });
 
-  it('offers export and import', async () => {
+  it('exports memories to a file and imports it back (round trip, no duplicates on a second import)', async () => {
+    const contents = ['Export me: the Tuesday deploy window', 'Export me too: rotate the signing keys yearly'];
+    for (const content of contents) await tenant.owner.api.post('/v1/memory', { body: { content, tags: ['transfer'] } });
+    const before = ((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories as { id: string; content: string }[]).map((m) => m.content).sort();
+
     await page.getByRole('link', { name: 'Export / import', exact: true }).click();
     await page.getByRole('heading', { name: 'Export / import', level: 1 }).waitFor();
+    await page.getByLabel('Memories to export').selectOption('user');
+    await page.getByRole('button', { name: 'Export memories' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download memories.ndjson' }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { content: string }).content).sort()).toEqual(before);
     await checkScreen(page, 'export-import');
+
+    // Empty the account, then bring it back from the file.
+    for (const line of lines) await tenant.owner.api.delete(`/v1/memory/${(JSON.parse(line) as { id: string }).id}`);
+    expect((await tenant.owner.api.get('/v1/memory?scope=user')).body.memories).toEqual([]);
+    await page.getByLabel('NDJSON file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Import memories' }).click();
+    await page.getByRole('status').filter({ hasText: `Imported ${lines.length}, skipped 0` }).waitFor();
+    const after = ((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories as { content: string; tags: string[] }[]).map((m) => m.content).sort();
+    expect(after).toEqual(before);
+
+    await page.getByRole('button', { name: 'Import memories' }).click();
+    await page.getByRole('status').filter({ hasText: `Imported 0, skipped ${lines.length}` }).waitFor();
+    expect((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories).toHaveLength(lines.length);
   });
 
   it('creates an API key shown once with a copy button, and revokes it', async () => {
