@@ -73,6 +73,7 @@ export const api = {
   getOrg: () => ok(client.GET('/v1/org')),
   listMembers: async () => (await ok(client.GET('/v1/org/members'))).members,
   addMember: (body: { email: string; role: Role }) => ok(client.POST('/v1/org/members', { body })),
+  changeRole: (userId: string, role: Role) => ok(client.PATCH('/v1/org/members/{user_id}', { params: { path: { user_id: userId } }, body: { role } })),
   removeMember: async (userId: string) => {
     await client.DELETE('/v1/org/members/{user_id}', { params: { path: { user_id: userId } } });
   },

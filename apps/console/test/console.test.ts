@@ -219,6 +219,18 @@ describe('the console in a browser', () => {
     await checkScreen(page, 'audit-log');
   });
 
+  it('lets an admin change a member’s role', async () => {
+    const promoted = await tenant.addMember('member');
+    const email = ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; email: string }[]).find((user) => user.id === promoted.userId)!.email;
+    await page.goto('/console/team');
+    const role = page.getByLabel(`Role of ${email}`);
+    await role.selectOption('admin');
+    await expect.poll(async () => ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('admin');
+    await role.selectOption('member');
+    await expect.poll(async () => ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('member');
+    expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('member');
+  });
+
   it('signs out and forgets the key', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();

@@ -5,7 +5,7 @@ import { SEARCH_DEBOUNCE_MS, useDebounced } from '../memories/queries';
 import { Time } from '../ui/Time';
 
 // The audited actions (GET /v1/admin/audit's description lists them; the API has no enum for it).
-const ACTIONS = ['member.add', 'member.remove', 'member.purge', 'memory.delete', 'memory.export', 'memory.import', 'api_key.create', 'api_key.revoke', 'org.create', 'org.update'];
+const ACTIONS = ['member.add', 'member.remove', 'member.purge', 'member.role', 'memory.delete', 'memory.export', 'memory.import', 'api_key.create', 'api_key.revoke', 'org.create', 'org.update'];
 
 export function AuditScreen() {
   const id = useId();

@@ -3,7 +3,32 @@ import type { Role, User } from '../api';
 import { ConfirmDialog } from '../ui/Dialog';
 import { Time } from '../ui/Time';
 import { MemberMemories } from './MemberMemories';
-import { useAddMember, useMembers, useRemoveMember } from './queries';
+import { useAddMember, useChangeRole, useMembers, useRemoveMember } from './queries';
+
+const ROLES: Role[] = ['member', 'admin', 'owner'];
+
+/** The member's role as a select: changing it saves it (the API says who may change whom). */
+function RoleSelect({ member }: { member: User }) {
+  const change = useChangeRole();
+  if (member.removed_at) return <>removed ({member.role})</>;
+  return (
+    <>
+      <select
+        aria-label={`Role of ${member.email}`}
+        value={change.isPending ? change.variables.role : member.role}
+        disabled={change.isPending}
+        onChange={(event) => change.mutate({ userId: member.id, role: event.target.value as Role })}
+      >
+        {ROLES.map((role) => (
+          <option key={role} value={role}>
+            {role}
+          </option>
+        ))}
+      </select>
+      {change.error ? <span role="alert"> {change.error.message}</span> : null}
+    </>
+  );
+}
 
 function AddMemberForm() {
   const id = useId();
@@ -61,7 +86,9 @@ export function TeamScreen() {
           {members.data?.map((member) => (
             <tr key={member.id}>
               <td>{member.email}</td>
-              <td>{member.removed_at ? `removed (${member.role})` : member.role}</td>
+              <td>
+                <RoleSelect member={member} />
+              </td>
               <td>
                 <Time at={member.created_at} />
               </td>

@@ -22,6 +22,14 @@ export function useAddMember() {
   });
 }
 
+export function useChangeRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) => api.changeRole(userId, role),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
+}
+
 export function useRemoveMember() {
   const queryClient = useQueryClient();
   return useMutation({
