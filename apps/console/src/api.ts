@@ -31,17 +31,6 @@ export interface MemoryFilters {
   scope?: 'user' | 'org' | 'all' | undefined;
 }
 
-/** What POST /v1/memory/import answers (see docs/api.md). */
-export interface ImportSummary {
-  imported: number;
-  skipped: number;
-  failed: number;
-  skipped_lines: number[];
-  failures: { line: number; code: string; detail: string }[];
-  complete: boolean;
-  last_line: number;
-}
-
 const PAGE = 50;
 
 export const api = {
@@ -83,18 +72,13 @@ export const api = {
   audit: (filters: { action?: string | undefined; actor?: string | undefined; cursor?: string | undefined }) =>
     ok(client.GET('/v1/admin/audit', { params: { query: { ...filters, limit: PAGE } } })),
 
-  /**
-   * NDJSON both ways: not JSON, so sent as plain requests through the client's transport
-   * (credential, retries, MemoryBankError) rather than its JSON layer.
-   */
+  /** The export as an NDJSON file (one memory per line, as the API sent it) and how many memories it holds. */
   exportMemories: async (scope: NonNullable<MemoryFilters['scope']>) => {
-    const response = await client.send(new Request(`${client.baseUrl}/v1/memory/export?scope=${scope}`, { headers: { accept: 'application/x-ndjson' } }));
-    return response.blob();
+    const lines: string[] = [];
+    for await (const memory of client.exportMemories({ scope })) lines.push(`${JSON.stringify(memory)}\n`);
+    return { file: new Blob(lines, { type: 'application/x-ndjson' }), count: lines.length };
   },
-  importMemories: async (file: Blob) => {
-    const request = new Request(`${client.baseUrl}/v1/memory/import`, { method: 'POST', body: file, headers: { 'content-type': 'application/x-ndjson', accept: 'application/json' } });
-    return (await (await client.send(request, { retry: false })).json()) as ImportSummary;
-  },
+  importMemories: (file: Blob) => client.importMemories(file),
 
   listKeys: async () => (await ok(client.GET('/v1/api-keys'))).api_keys,
   createKey: (body: { name: string; scopes: ApiKeyScope[] }) => ok(client.POST('/v1/api-keys', { body })),

@@ -1,6 +1,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { IDEMPOTENT_OPERATIONS } from './generated/idempotent-operations';
 import type { paths } from './generated/schema';
+import { createTransfer } from './transfer';
 import { createTransport, type Send, type TransportOptions } from './transport';
 
 export interface MemoryBankClientOptions extends TransportOptions {
@@ -31,7 +32,7 @@ type PageParams<P extends CursorPath> = { query?: Omit<QueryOf<GetOf<P>>, 'curso
   ? { path: T }
   : { path?: never });
 
-export interface MemoryBankClient extends Client<paths> {
+export interface MemoryBankClient extends Client<paths>, ReturnType<typeof createTransfer> {
   /** Every page of a cursor-paged list, fetched as the loop asks for it. */
   pages<P extends CursorPath>(path: P, params?: PageParams<P>, init?: { signal?: AbortSignal }): AsyncGenerator<PageOf<P>, void, undefined>;
   /** The transport every call goes through (auth, retries, typed errors), for requests outside the typed layer. */
@@ -89,7 +90,7 @@ export function createMemoryBankClient(options: MemoryBankClientOptions = {}): M
     } while (cursor !== undefined);
   }
 
-  return Object.assign(client, { pages, send, baseUrl });
+  return Object.assign(client, { pages, send, baseUrl }, createTransfer(send, baseUrl));
 }
 
 /** The data of a call that succeeded (every failure already threw MemoryBankError). */

@@ -7,8 +7,8 @@ type ExportScope = NonNullable<MemoryFilters['scope']>;
 function ExportForm() {
   const id = useId();
   const [scope, setScope] = useState<ExportScope>('user');
-  const [file, setFile] = useState<{ url: string; bytes: number } | null>(null);
-  const exported = useMutation({ mutationFn: api.exportMemories, onSuccess: (blob) => setFile({ url: URL.createObjectURL(blob), bytes: blob.size }) });
+  const [file, setFile] = useState<{ url: string; count: number } | null>(null);
+  const exported = useMutation({ mutationFn: api.exportMemories, onSuccess: (made) => setFile({ url: URL.createObjectURL(made.file), count: made.count }) });
   useEffect(() => () => (file ? URL.revokeObjectURL(file.url) : undefined), [file]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -31,7 +31,7 @@ function ExportForm() {
       {exported.error ? <p role="alert">{exported.error.message}</p> : null}
       {file ? (
         <p role="status">
-          Ready: <a href={file.url} download="memories.ndjson">Download memories.ndjson</a> ({file.bytes} bytes)
+          Ready: <a href={file.url} download="memories.ndjson">Download memories.ndjson</a> ({file.count === 1 ? '1 memory' : `${file.count} memories`})
         </p>
       ) : null}
     </form>
