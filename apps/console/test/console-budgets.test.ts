@@ -85,6 +85,7 @@ describe('console budgets', () => {
     await box.pressSequentially(word);
     await page.getByRole('heading', { name: /results?$/ }).waitFor();
     await page.unroute('**/v1/memory/search?*', record);
+    console.log(`search requests while typing ${word.length} characters: ${queries.length}`);
     expect(queries.at(-1)).toBe(word);
     // One request per pause, not per keystroke.
     expect(queries.length).toBeLessThan(word.length / 3);
