@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
-import { api, MemoryBankError } from './api';
 import { AuditScreen } from './audit/AuditScreen';
 import { KeysScreen } from './keys/KeysScreen';
 import { MemoriesScreen } from './memories/MemoriesScreen';
 import { MemoryPage } from './memories/MemoryPage';
+import { useAdminOrg } from './org';
 import { Link, navigate, useLocation } from './router';
 import { signOut, useCredential } from './session';
 import { OidcCallback } from './signin/OidcCallback';
@@ -13,24 +13,6 @@ import { TeamScreen } from './team/TeamScreen';
 import { TransferScreen } from './transfer/TransferScreen';
 import { WorkstreamPage } from './workstreams/WorkstreamPage';
 import { WorkstreamsScreen } from './workstreams/WorkstreamsScreen';
-
-/** Admins (with an admin-scoped credential) can read the org; members get 403. */
-function useIsAdmin(enabled: boolean) {
-  const org = useQuery({
-    queryKey: ['org'],
-    queryFn: async () => {
-      try {
-        return await api.getOrg();
-      } catch (error) {
-        if (error instanceof MemoryBankError && error.status === 403) return null;
-        throw error;
-      }
-    },
-    enabled,
-    staleTime: Infinity,
-  });
-  return { isAdmin: Boolean(org.data), org: org.data ?? null, known: org.isSuccess };
-}
 
 const MEMBER_LINKS = [
   { to: '/memories', label: 'Memories' },
@@ -114,7 +96,7 @@ function NotFound() {
 export function App() {
   const credential = useCredential();
   const { path } = useLocation();
-  const { isAdmin, org, known } = useIsAdmin(credential !== null);
+  const { isAdmin, org, known } = useAdminOrg();
 
   useEffect(() => {
     if (credential && (path === '/' || path === '/signin')) navigate('/memories', { replace: true });

@@ -1,6 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { Scope } from '../api';
+import { useAdminOrg } from '../org';
 import { parseTags, useSaveMemory } from './queries';
 
 export function SaveMemoryForm() {
@@ -10,7 +10,7 @@ export function SaveMemoryForm() {
   const [scope, setScope] = useState<Scope>('user');
   const save = useSaveMemory();
   // Only admins may share with the org (the API refuses members anyway).
-  const isAdmin = Boolean(useQueryClient().getQueryData(['org']));
+  const { isAdmin } = useAdminOrg();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
