@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
 import { AuditScreen } from './audit/AuditScreen';
 import { KeysScreen } from './keys/KeysScreen';
@@ -28,7 +27,6 @@ const OWN_LINKS = [
 ];
 
 function Shell({ children, isAdmin, orgName, path }: { children: ReactNode; isAdmin: boolean; orgName: string | null; path: string }) {
-  const queryClient = useQueryClient();
   const links = [...MEMBER_LINKS, ...(isAdmin ? ADMIN_LINKS : []), ...OWN_LINKS];
   return (
     <>
@@ -50,7 +48,6 @@ function Shell({ children, isAdmin, orgName, path }: { children: ReactNode; isAd
           className="secondary"
           onClick={() => {
             signOut();
-            queryClient.clear();
             navigate('/', { replace: true });
           }}
         >

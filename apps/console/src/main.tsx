@@ -3,7 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MemoryBankError } from './api';
 import { App } from './app';
-import { signOut } from './session';
+import { onCredentialChange, signOut } from './session';
 import './styles.css';
 
 /** A refused credential (revoked key, expired token) signs out: the sign-in screen is next. */
@@ -23,6 +23,9 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+// Nothing fetched for one credential is ever shown for another (the admin check included).
+onCredentialChange(() => queryClient.clear());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

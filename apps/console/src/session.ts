@@ -21,11 +21,14 @@ export function signOut(): void {
   listeners.forEach((listener) => listener());
 }
 
-function subscribe(listener: () => void) {
+/** Calls `listener` after every sign-in and sign-out. */
+export function onCredentialChange(listener: () => void): () => void {
   listeners.add(listener);
-  return () => listeners.delete(listener);
+  return () => {
+    listeners.delete(listener);
+  };
 }
 
 export function useCredential(): string | null {
-  return useSyncExternalStore(subscribe, currentCredential);
+  return useSyncExternalStore(onCredentialChange, currentCredential);
 }
