@@ -110,7 +110,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const bodies = [
     requestDeadlines({ requestMs: config.REQUEST_TIMEOUT_MS, bodyReadMs: config.BODY_READ_TIMEOUT_MS }),
     limitBodies(maxBodyFor, streamsItsBody),
-    bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor),
+    // An import holds one line at a time, and a line is at most a save's body.
+    bodyBudget(config.MAX_BODY_BYTES_IN_FLIGHT, maxBodyFor, (path) => (streamsItsBody(path) ? BODY_LIMITS.requestBytes : null)),
   ];
   app.use('/v1/*', ...bodies);
   app.use(MCP_PATH, ...bodies);

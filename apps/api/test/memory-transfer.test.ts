@@ -227,28 +227,46 @@ describe('import', () => {
     expect((await importInto(source.owner, '', '?scope=team')).status).toBe(400);
   });
 
-  it('stops at its share of REQUEST_TIMEOUT_MS and says so; sending the file again goes on where it stopped', async () => {
-    const slow = await startTestServer({ env: { REQUEST_TIMEOUT_MS: '3000' } });
+  it('stops at its share of REQUEST_TIMEOUT_MS and says so, holds only a line of the body budget meanwhile; sending the file again goes on where it stopped', async () => {
+    // 4 MiB of bodies at once: an import charged at its 32 MiB limit would shut out every other write.
+    const slow = await startTestServer({ env: { REQUEST_TIMEOUT_MS: '8000', MAX_BODY_BYTES_IN_FLIGHT: String(4 * 1024 * 1024) } });
+    const upload = new AbortController();
     try {
       const tenant = await createTenant(slow.services, slow.url, 'Deadline org');
       let sent = 0;
       // A body that never ends: only the deadline can stop the import.
       const endless = new ReadableStream<Uint8Array>({
-        pull(controller) {
+        async pull(controller) {
+          // Never a loop of microtasks only (were the body ever read without backpressure,
+          // timers would stop), and no more lines once the test is over.
+          await new Promise((resolve) => setImmediate(resolve));
+          if (upload.signal.aborted) return controller.error(upload.signal.reason);
           // Many lines a chunk: a chunk a line would keep this process (the server's too) busy sending.
           const lines = Array.from({ length: 1000 }, () => `${JSON.stringify({ content: `endless line ${++sent}` })}\n`);
           controller.enqueue(new TextEncoder().encode(lines.join('')));
         },
       });
-            const res = await fetch(`${slow.url}/v1/memory/import`, {
+      const importing = fetch(`${slow.url}/v1/memory/import`, {
+        signal: upload.signal,
         method: 'POST',
         headers: { authorization: `Bearer ${tenant.owner.key}`, 'content-type': 'application/x-ndjson' },
         body: endless,
         duplex: 'half',
       } as RequestInit);
+      // Aborted in `finally` when an assertion fails first: that rejection is expected.
+      importing.catch(() => undefined);
+      // Under way once its first line is stored; then another write still gets in.
+      const stored = async () => (await tenant.owner.api.get('/v1/memory?limit=100')).body.memories.length as number;
+      await expect.poll(stored, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
+      const save = await tenant.owner.api.post('/v1/memory', { body: { content: 'saved while an import streams' } });
+      expect(save.status).toBe(201);
+      const before = await stored();
+      const res = await importing;
       expect(res.status).toBe(200);
       const summary = (await res.json()) as { complete: boolean; imported: number; last_line: number };
       expect(summary.complete).toBe(false);
+      // The import went on after the save: the two were in flight together.
+      expect(summary.imported).toBeGreaterThan(before - 1);
       expect(summary.imported).toBeGreaterThan(0);
       expect(summary.last_line).toBe(summary.imported);
       const again = await fetch(`${slow.url}/v1/memory/import`, {
@@ -258,6 +276,8 @@ describe('import', () => {
       }).then((r) => r.json());
       expect(again).toMatchObject({ imported: 3, skipped: summary.imported, failed: 0, complete: true });
     } finally {
+      // A failed assertion leaves the endless upload running: end it before the server.
+      upload.abort();
       await slow.close();
     }
   });

@@ -45,16 +45,18 @@ export function limitBodies(maxBodyFor: MaxBodyFor, countsItsOwn: (path: string)
  * route's limit, but nothing else stops a few hundred concurrent 8 MiB batches from
  * exhausting the heap. A request is counted from before its body is read until its
  * answer or the end of its connection, by its declared Content-Length (a chunked body by
- * its route's limit). One that would take the total over `maxBytes` gets 503 with
+ * its route's limit; a streamed body by what its route holds at once, `heldAtOnce`). One
+ * that would take the total over `maxBytes` gets 503 with
  * Retry-After without its body being read; a single request is always let in, whatever
  * its size. Requests the MCP bridge makes in-process are counted once, as the /mcp
  * request that carries them.
  */
-export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor): MiddlewareHandler<AppEnv> {
+export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor, heldAtOnce: (path: string) => number | null = () => null): MiddlewareHandler<AppEnv> {
   let held = 0;
   return async (c, next) => {
     if (bodiless(c) || c.env?.channel === 'mcp') return next();
-    const size = declaredLength(c) ?? maxBodyFor(c.req.path);
+    // A route that reads its body as a stream holds only a part of it at a time.
+    const size = Math.min(declaredLength(c) ?? maxBodyFor(c.req.path), heldAtOnce(c.req.path) ?? Infinity);
     if (size === 0) return next();
     if (held > 0 && held + size > maxBytes) {
       throw new AppError('unavailable', 'The server is busy with other requests’ bodies; retry shortly', {
