@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { ensureConsoleBuilt } from '../console/build.mjs';
 
 const app = dirname(fileURLToPath(import.meta.url));
 const root = join(app, '..', '..');
@@ -63,8 +64,12 @@ function pruneOldBuilds(current) {
   for (const old of builds.slice(KEEP_BUILDS - 1)) rmSync(join(dist, old.name), { recursive: true, force: true });
 }
 
-/** The directory of an up-to-date build, building it first if the sources changed. */
+/**
+ * The directory of an up-to-date build, building it first if the sources changed. The web
+ * console (apps/console), which the server serves at /console, is brought up to date too.
+ */
 export async function ensureBuilt() {
+  await ensureConsoleBuilt();
   const id = fingerprint();
   const target = join(dist, id);
   if (existsSync(join(target, 'main.mjs'))) return target;

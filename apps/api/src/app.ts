@@ -33,6 +33,7 @@ import { registerRecallRoutes } from './routes/recall';
 import { registerWorkstreamRoutes } from './routes/workstreams';
 import { OPERATOR_SCHEME, registerPostAdminOrg } from './routes/operator/create-org';
 import { registerOrgRoutes } from './routes/org';
+import { registerConsoleRoutes } from './routes/system/console';
 import { registerDocsRoutes } from './routes/system/docs';
 import { registerHealthRoutes } from './routes/system/health';
 import { systemClock, type Clock } from './clock';
@@ -163,6 +164,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     servers: [{ url: config.PUBLIC_URL ?? new URL(c.req.url).origin }],
   }));
   registerDocsRoutes(app);
+  registerConsoleRoutes(app);
 
   app.notFound((c) => problemResponse(c, routeNotFound()));
   app.onError(onError);

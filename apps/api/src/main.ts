@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp` }, 'listening');
     // For people: stdout carries only JSON log lines.
     process.stderr.write(
-      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\n`,
+      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\nWeb console: ${base}/console\n`,
     );
   });
   const requests = trackInFlight(server);

@@ -106,6 +106,7 @@ const ROUTES: ProtectedRoute[] = [
   { method: 'GET', template: '/v1/org/members', path: () => '/v1/org/members', scopes: ['admin'] },
   { method: 'GET', template: '/v1/org', path: () => '/v1/org', scopes: ['admin'] },
   { method: 'PATCH', template: '/v1/org', path: () => '/v1/org', body: { redact_memory_secrets: true }, scopes: ['admin'] },
+  { method: 'PATCH', template: '/v1/org/members/{user_id}', path: () => '/v1/org/members/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV', body: { role: 'member' }, scopes: ['admin'] },
   { method: 'DELETE', template: '/v1/org/members/{user_id}', path: () => '/v1/org/members/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV', scopes: ['admin'] },
   {
     method: 'GET',

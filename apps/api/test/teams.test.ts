@@ -168,6 +168,35 @@ describe('admins and members’ data', () => {
   });
 });
 
+describe('changing roles', () => {
+  it('promotes and demotes from the next request on, audited; enforces who may change whom', async () => {
+    const promoted = await org.addMember('member');
+    expect((await promoted.api.get('/v1/org')).status).toBe(403);
+    const res = await admin.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'admin' } });
+    expect(res.status).toBe(200);
+    expect(res.body.user).toMatchObject({ id: promoted.userId, role: 'admin' });
+    const adminKey = await org.keyWithScopes(promoted, ['memory:read', 'admin']);
+    expect((await adminKey.api.get('/v1/org')).status).toBe(200);
+    expect((await admin.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'member' } })).status).toBe(200);
+    // Demoted: the next request is a member's, and no key of theirs carries the admin scope any more.
+    expect((await adminKey.api.get('/v1/org')).status).toBe(403);
+    expect(((await promoted.api.get('/v1/api-keys')).body.api_keys as { scopes: string[] }[]).every((key) => !key.scopes.includes('admin'))).toBe(true);
+    const audit = await owner.api.get(`/v1/admin/audit?action=member.role`);
+    expect(audit.body.events.filter((event: { target: { id: string } }) => event.target.id === promoted.userId)).toHaveLength(2);
+
+    expect((await admin.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'owner' } })).status).toBe(403);
+    expect((await admin.api.patch(`/v1/org/members/${owner.userId}`, { body: { role: 'member' } })).status).toBe(403);
+    expect((await admin.api.patch(`/v1/org/members/${admin.userId}`, { body: { role: 'member' } })).status).toBe(409);
+    expect((await owner.api.patch(`/v1/org/members/${owner.userId}`, { body: { role: 'admin' } })).status).toBe(409);
+    expect((await admin.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'boss' } })).status).toBe(400);
+    expect((await otherAdmin.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'admin' } })).status).toBe(404);
+    expect((await member.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'admin' } })).status).toBe(403);
+    // An owner makes another owner, and may then step down.
+    expect((await owner.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'owner' } })).status).toBe(200);
+    expect((await owner.api.patch(`/v1/org/members/${promoted.userId}`, { body: { role: 'member' } })).status).toBe(200);
+  });
+});
+
 describe('audit trail', () => {
   it('records key creation and revocation, member changes and purges, with request ids and no content', async () => {
     const created = await member.api.post('/v1/api-keys', { body: { name: 'audited' }, headers: { 'x-request-id': 'req-audit-create' } });
@@ -343,6 +372,11 @@ const MATRIX: MatrixRow[] = [
   { route: 'GET /v1/org', call: (c) => c.get('/v1/org'), expect: users(200, 200, { member: 403 }) },
   // Sets the value the org already has: the other rows still run with redaction on.
   { route: 'PATCH /v1/org', call: (c) => c.patch('/v1/org', { body: { redact_memory_secrets: true } }), expect: users(200, 200, { member: 403 }) },
+  {
+    route: 'PATCH /v1/org/members/{user_id}',
+    call: async (c) => c.patch(`/v1/org/members/${(await org.addMember('member')).userId}`, { body: { role: 'admin' } }),
+    expect: users(200, 404, { member: 403 }),
+  },
   {
     route: 'DELETE /v1/org/members/{user_id}',
     call: async (c) => c.delete(`/v1/org/members/${(await org.addMember('member')).userId}`),

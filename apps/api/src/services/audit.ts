@@ -26,6 +26,7 @@ export type AuditAction =
   | 'member.add'
   | 'member.remove'
   | 'member.purge'
+  | 'member.role'
   | 'memory.delete'
   | 'memory.export'
   | 'memory.import'

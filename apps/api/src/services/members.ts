@@ -12,6 +12,8 @@ import {
   purgeMemberMemories,
   purgeMemberWorkstreams,
   revokeUserKeys,
+  setUserRole,
+  withdrawAdminScope,
   type Executor,
   type MemoryMetadata,
   type OrgScope,
@@ -140,6 +142,31 @@ export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'cl
       });
       await archiver.purgeObjects(done.objectKeys, []);
       return done.counts;
+    },
+
+    /**
+     * Gives a member another role. Admins change members and admins between those two roles;
+     * only owners make or unmake owners (and change an owner); nobody changes their own role;
+     * an org keeps an owner. The role is read on every request, so the change applies to the
+     * member's next call. Demoted to member, their keys lose the admin scope; promoted, they
+     * need a key with it (issued by the operator, or an OIDC sign-in) for admin powers.
+     */
+    async changeRole(principal: Principal, userId: string, role: Role): Promise<UserRow> {
+      requireAdmin(principal, 'change roles');
+      const org = principal.scope;
+      return inTransaction(db, async (tx) => {
+        const target = await member(tx, org, userId);
+        if (target.removedAt) throw notFound('Member');
+        if (target.id === org.userId) throw new AppError('conflict', 'You cannot change your own role; ask another admin or owner');
+        if ((target.role === 'owner' || role === 'owner') && org.role !== 'owner') throw new AppError('forbidden', 'Only an owner can make or unmake owners');
+        if (target.role === role) return target;
+        if (target.role === 'owner' && (await countActiveOwners(tx, org)) <= 1) throw new AppError('conflict', 'An org keeps at least one owner');
+        await setUserRole(tx, org, userId, role);
+        // A member's key never carries the admin scope; a promoted member gets it on new keys only.
+        const keysChanged = role === 'member' ? await withdrawAdminScope(tx, org, userId) : 0;
+        await recordAudit(tx, clock, org, actorOf(principal), { action: 'member.role', targetType: 'user', targetId: userId, counts: { keys_changed: keysChanged } });
+        return { ...target, role };
+      });
     },
 
     /**

@@ -50,7 +50,7 @@ export interface paths {
         };
         /**
          * Read the audit trail
-         * @description Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke.
+         * @description Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, member.role, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke.
          */
         get: operations["getAdminAudit"];
         put?: never;
@@ -406,7 +406,11 @@ export interface paths {
         delete: operations["deleteOrgMemberById"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a member's role
+         * @description Gives a member another role, from their next request on. Admins change members and admins; only owners make, unmake or change owners; nobody changes their own role; an org keeps an owner. Admin powers also need a key with the `admin` scope. Audited as `member.role` when the role changes.
+         */
+        patch: operations["patchOrgMemberById"];
         trace?: never;
     };
     "/v1/recall": {
@@ -629,6 +633,13 @@ export interface components {
                 id: string | null;
                 type: string;
             };
+        };
+        ChangeMemberRole: {
+            /**
+             * @description The new role. Only an owner makes or unmakes owners.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "member";
         };
         CreateApiKey: {
             /** @description What the key is for, 1–100 characters. */
@@ -3776,6 +3787,150 @@ export interface operations {
             };
             /** @description The request conflicts with what exists. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchOrgMemberById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeMemberRole"];
+            };
+        };
+        responses: {
+            /** @description The member with their new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body did not arrive within BODY_READ_TIMEOUT_MS; the connection is closed. Nothing was done: the request may be sent again. */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request conflicts with what exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than the limit. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -62,3 +62,23 @@ export async function revokeUserKeys(ex: Executor, org: OrgScope, userId: string
     .where(and(eq(apiKeys.orgId, org.orgId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
   return result.affectedRows;
 }
+
+/**
+ * Takes the `admin` scope off every key of a user (demotion to member: a member's key never
+ * carries it). Returns how many keys changed.
+ */
+export async function withdrawAdminScope(ex: Executor, org: OrgScope, userId: string): Promise<number> {
+  const keys = await ex
+    .select({ id: apiKeys.id, scopes: apiKeys.scopes })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.orgId, org.orgId), eq(apiKeys.userId, userId)));
+  let changed = 0;
+  for (const key of keys.filter((row) => row.scopes.includes('admin'))) {
+    await ex
+      .update(apiKeys)
+      .set({ scopes: key.scopes.filter((scope) => scope !== 'admin') })
+      .where(and(eq(apiKeys.id, key.id), eq(apiKeys.orgId, org.orgId)));
+    changed++;
+  }
+  return changed;
+}

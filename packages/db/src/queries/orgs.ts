@@ -66,6 +66,14 @@ export async function markUserRemoved(ex: Executor, org: OrgScope, userId: strin
     .where(and(eq(users.orgId, org.orgId), eq(users.id, userId)));
 }
 
+/** Gives a user of the org another role. */
+export async function setUserRole(ex: Executor, org: OrgScope, userId: string, role: Role): Promise<void> {
+  await ex
+    .update(users)
+    .set({ role })
+    .where(and(eq(users.orgId, org.orgId), eq(users.id, userId)));
+}
+
 /** Owners of the org still in it (an org keeps at least one). */
 export async function countActiveOwners(ex: Executor, org: OrgScope): Promise<number> {
   const [row] = await ex

@@ -1,5 +1,6 @@
 import type { ApiApp } from '../../http/env';
 import { registerPostOrgMember } from './add-member';
+import { registerPatchOrgMemberById } from './change-role';
 import { registerGetOrg } from './get-org';
 import { registerGetOrgMembers } from './list-members';
 import { registerDeleteOrgMemberById } from './remove-member';
@@ -10,5 +11,6 @@ export function registerOrgRoutes(app: ApiApp) {
   registerPatchOrg(app);
   registerPostOrgMember(app);
   registerGetOrgMembers(app);
+  registerPatchOrgMemberById(app);
   registerDeleteOrgMemberById(app);
 }

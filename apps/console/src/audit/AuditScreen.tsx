@@ -1,0 +1,88 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { api } from '../api';
+import { SEARCH_DEBOUNCE_MS, useDebounced } from '../memories/queries';
+import { Time } from '../ui/Time';
+
+// The audited actions (GET /v1/admin/audit's description lists them; the API has no enum for it).
+const ACTIONS = ['member.add', 'member.remove', 'member.purge', 'member.role', 'memory.delete', 'memory.export', 'memory.import', 'api_key.create', 'api_key.revoke', 'org.create', 'org.update'];
+
+export function AuditScreen() {
+  const id = useId();
+  const [action, setAction] = useState('');
+  const [actorTyped, setActor] = useState('');
+  const [since, setSince] = useState('');
+  const [until, setUntil] = useState('');
+  const actor = useDebounced(actorTyped.trim(), SEARCH_DEBOUNCE_MS);
+  const filters = { action: action || undefined, actor: actor || undefined };
+  const audit = useInfiniteQuery({
+    queryKey: ['audit', filters],
+    queryFn: ({ pageParam }) => api.audit({ ...filters, cursor: pageParam }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+  // Dates narrow the loaded pages (newest first): "Load more" reaches further back.
+  const from = since ? new Date(`${since}T00:00:00`).getTime() : -Infinity;
+  const to = until ? new Date(`${until}T23:59:59.999`).getTime() : Infinity;
+  const events = (audit.data?.pages.flatMap((page) => page.events) ?? []).filter((event) => {
+    const at = new Date(event.created_at).getTime();
+    return at >= from && at <= to;
+  });
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">Audit log</h1>
+      <fieldset className="filters">
+        <legend>Filters</legend>
+        <label htmlFor={`${id}-action`}>Action</label>
+        <select id={`${id}-action`} value={action} onChange={(event) => setAction(event.target.value)}>
+          <option value="">Any</option>
+          {ACTIONS.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-actor`}>Actor (user id)</label>
+        <input id={`${id}-actor`} value={actorTyped} onChange={(event) => setActor(event.target.value)} placeholder="usr_…" />
+        <label htmlFor={`${id}-since`}>From</label>
+        <input id={`${id}-since`} type="date" value={since} onChange={(event) => setSince(event.target.value)} />
+        <label htmlFor={`${id}-until`}>To</label>
+        <input id={`${id}-until`} type="date" value={until} onChange={(event) => setUntil(event.target.value)} />
+      </fieldset>
+      {audit.error ? <p role="alert">{audit.error.message}</p> : null}
+      <table>
+        <caption className="visually-hidden">Audit events</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Action</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Target</th>
+            <th scope="col">Counts</th>
+          </tr>
+        </thead>
+        <tbody>
+          {events.map((event) => (
+            <tr key={event.id}>
+              <td>
+                <Time at={event.created_at} />
+              </td>
+              <td>{event.action}</td>
+              <td>{event.actor.type === 'operator' ? 'operator' : (event.actor.user_id ?? event.actor.type)}</td>
+              <td>
+                {event.target.type} {event.target.id ? <code>{event.target.id}</code> : null}
+              </td>
+              <td>{event.counts ? Object.entries(event.counts).map(([name, count]) => `${name}: ${count}`).join(', ') : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {audit.isSuccess && events.length === 0 ? <p>No events.</p> : null}
+      {audit.hasNextPage ? (
+        <button type="button" className="secondary" onClick={() => audit.fetchNextPage()} disabled={audit.isFetchingNextPage}>
+          Load more
+        </button>
+      ) : null}
+    </section>
+  );
+}

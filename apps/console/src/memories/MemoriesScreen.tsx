@@ -1,0 +1,113 @@
+import { useId, useState } from 'react';
+import type { Memory, MemoryFilters, SearchResult } from '../api';
+import { Link } from '../router';
+import { Time } from '../ui/Time';
+import { Highlighted } from './Highlighted';
+import { SaveMemoryForm } from './SaveMemoryForm';
+import { SEARCH_DEBOUNCE_MS, useDebounced, useMemoryList, useMemorySearch } from './queries';
+
+type Source = 'all' | Memory['source'];
+
+const PREVIEW_CHARS = 300;
+
+function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
+  const preview = memory.content.length > PREVIEW_CHARS ? `${memory.content.slice(0, PREVIEW_CHARS)}…` : memory.content;
+  return (
+    <li className="memory">
+      <p className="content">{'match' in memory ? <Highlighted text={preview} highlights={memory.match.highlights} /> : preview}</p>
+      <p className="meta">
+        <Link to={`/memories/${encodeURIComponent(memory.id)}`} aria-label={`Open memory ${memory.id}`}>
+          Open
+        </Link>{' '}
+        · {memory.scope === 'org' ? 'shared with the org' : 'private'} · {memory.source} · <Time at={memory.updated_at} />
+        {memory.tags.length ? ` · ${memory.tags.map((tag) => `#${tag}`).join(' ')}` : ''}
+      </p>
+    </li>
+  );
+}
+
+function Filters({ filters, source, onChange, onSource }: { filters: MemoryFilters; source: Source; onChange: (next: MemoryFilters) => void; onSource: (next: Source) => void }) {
+  const id = useId();
+  return (
+    <fieldset className="filters">
+      <legend>Filters</legend>
+      <label htmlFor={`${id}-scope`}>Scope</label>
+      <select id={`${id}-scope`} value={filters.scope ?? 'all'} onChange={(event) => onChange({ ...filters, scope: event.target.value as MemoryFilters['scope'] })}>
+        <option value="all">All</option>
+        <option value="user">Private</option>
+        <option value="org">Shared with the org</option>
+      </select>
+      <label htmlFor={`${id}-tag`}>Tag</label>
+      <input id={`${id}-tag`} value={filters.tag ?? ''} onChange={(event) => onChange({ ...filters, tag: event.target.value.trim() || undefined })} />
+      <label htmlFor={`${id}-source`}>Source</label>
+      <select id={`${id}-source`} value={source} onChange={(event) => onSource(event.target.value as Source)}>
+        <option value="all">Any</option>
+        <option value="api">API</option>
+        <option value="mcp">MCP</option>
+        <option value="hook">Hook</option>
+      </select>
+    </fieldset>
+  );
+}
+
+export function MemoriesScreen() {
+  const [typed, setTyped] = useState('');
+  const [filters, setFilters] = useState<MemoryFilters>({ scope: 'all' });
+  const [source, setSource] = useState<Source>('all');
+  const query = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const tag = useDebounced(filters.tag, SEARCH_DEBOUNCE_MS);
+  const settled = { ...filters, tag };
+  const searching = typed.trim().length > 0;
+  const list = useMemoryList(settled, !searching);
+  const search = useMemorySearch(query, settled);
+  // The source is not an API filter: it narrows what was loaded.
+  const bySource = <T extends Memory>(memories: T[]) => (source === 'all' ? memories : memories.filter((memory) => memory.source === source));
+
+  const listed = bySource(list.data?.pages.flatMap((page) => page.memories) ?? []);
+  const found = query === typed.trim() && search.data ? bySource(search.data) : null;
+
+  return (
+    <section aria-labelledby="memories-title">
+      <h1 id="memories-title">Memories</h1>
+      <SaveMemoryForm />
+      <div role="search">
+        <label htmlFor="memory-search">Search memories</label>
+        <input id="memory-search" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
+      </div>
+      <Filters filters={filters} source={source} onChange={setFilters} onSource={setSource} />
+      {searching ? (
+        <div aria-live="polite" aria-busy={found === null}>
+          {search.error ? <p role="alert">{search.error.message}</p> : null}
+          {found === null ? (
+            <p role="status">Searching…</p>
+          ) : (
+            <>
+              <h2>{found.length === 1 ? '1 result' : `${found.length} results`}</h2>
+              <ul className="memories" aria-label="Search results">
+                {found.map((memory) => (
+                  <MemoryItem key={memory.id} memory={memory} />
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+      ) : (
+        <div>
+          {list.error ? <p role="alert">{list.error.message}</p> : null}
+          {list.isPending ? <p role="status">Loading…</p> : null}
+          {list.isSuccess && listed.length === 0 ? <p>No memories yet.</p> : null}
+          <ul className="memories" aria-label="Memories">
+            {listed.map((memory) => (
+              <MemoryItem key={memory.id} memory={memory} />
+            ))}
+          </ul>
+          {list.hasNextPage ? (
+            <button type="button" className="secondary" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
+              {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
+            </button>
+          ) : null}
+        </div>
+      )}
+    </section>
+  );
+}

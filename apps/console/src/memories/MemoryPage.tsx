@@ -1,0 +1,127 @@
+import { useId, useState, type FormEvent } from 'react';
+import { MemoryBankError, type Memory } from '../api';
+import { Link, navigate } from '../router';
+import { ConfirmDialog } from '../ui/Dialog';
+import { Time } from '../ui/Time';
+import { parseTags, useDeleteMemory, useMemory, useUpdateMemory } from './queries';
+
+function EditMemoryForm({ memory, etag, onDone }: { memory: Memory; etag: string | null; onDone: () => void }) {
+  const id = useId();
+  const [content, setContent] = useState(memory.content);
+  const [tags, setTags] = useState(memory.tags.join(', '));
+  const update = useUpdateMemory(memory.id);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate({ body: { content, tags: parseTags(tags) }, etag }, { onSuccess: onDone });
+  };
+  const conflict = update.error instanceof MemoryBankError && update.error.status === 412;
+  return (
+    <form onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Edit memory</h2>
+      <label htmlFor={`${id}-content`}>Content</label>
+      <textarea id={`${id}-content`} rows={6} value={content} onChange={(event) => setContent(event.target.value)} required />
+      <label htmlFor={`${id}-tags`}>Tags (comma-separated)</label>
+      <input id={`${id}-tags`} value={tags} onChange={(event) => setTags(event.target.value)} />
+      <div className="actions">
+        <button type="submit" disabled={update.isPending}>
+          Save changes
+        </button>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      {update.error ? <p role="alert">{conflict ? 'Someone changed this memory meanwhile. Cancel to see their version, then edit again.' : update.error.message}</p> : null}
+    </form>
+  );
+}
+
+export function MemoryPage({ id }: { id: string }) {
+  const memory = useMemory(id);
+  const remove = useDeleteMemory();
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  if (memory.isPending) return <p role="status">Loading…</p>;
+  if (memory.error) {
+    return (
+      <section aria-labelledby="memory-title">
+        <h1 id="memory-title">Memory</h1>
+        <p role="alert">{memory.error instanceof MemoryBankError && memory.error.status === 404 ? 'No such memory.' : memory.error.message}</p>
+        <Link to="/memories">Back to memories</Link>
+      </section>
+    );
+  }
+  const { memory: m, etag } = memory.data;
+  return (
+    <section aria-labelledby="memory-title">
+      <p>
+        <Link to="/memories">← Memories</Link>
+      </p>
+      <h1 id="memory-title">Memory</h1>
+      {editing ? (
+        <EditMemoryForm memory={m} etag={etag} onDone={() => setEditing(false)} />
+      ) : (
+        <>
+          <p className="content full">{m.content}</p>
+          <dl className="facts">
+            <dt>Id</dt>
+            <dd>
+              <code>{m.id}</code>
+            </dd>
+            <dt>Visible to</dt>
+            <dd>{m.scope === 'org' ? 'the whole org' : 'only its owner'}</dd>
+            <dt>Saved through</dt>
+            <dd>{m.source}</dd>
+            <dt>Tags</dt>
+            <dd>{m.tags.length ? m.tags.join(', ') : 'none'}</dd>
+            <dt>Created</dt>
+            <dd>
+              <Time at={m.created_at} />
+            </dd>
+            <dt>Updated</dt>
+            <dd>
+              <Time at={m.updated_at} />
+            </dd>
+          </dl>
+          <div className="actions">
+            <button type="button" onClick={() => setEditing(true)}>
+              Edit
+            </button>
+            <button type="button" className="danger" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
+          </div>
+        </>
+      )}
+      <h2>Contexts</h2>
+      {m.contexts.length === 0 ? (
+        <p>No contexts.</p>
+      ) : (
+        <ul className="contexts">
+          {m.contexts.map((context) => (
+            <li key={context.id}>
+              <p className="content">{context.snippet}</p>
+              <p className="meta">
+                {context.origin}
+                {context.conversation_id ? ` · conversation ${context.conversation_id}` : ''}
+                {context.message_id ? ` · message ${context.message_id}` : ''} · <Time at={context.created_at} />
+              </p>
+              {context.citation ? <pre className="citation">{JSON.stringify(context.citation, null, 2)}</pre> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {confirming ? (
+        <ConfirmDialog
+          title="Delete this memory?"
+          message={<p>It is deleted with its contexts. This cannot be undone.</p>}
+          confirmLabel="Delete memory"
+          busy={remove.isPending}
+          error={remove.error?.message ?? null}
+          onClose={() => setConfirming(false)}
+          onConfirm={() => remove.mutate(m.id, { onSuccess: () => navigate('/memories', { replace: true }) })}
+        />
+      ) : null}
+    </section>
+  );
+}

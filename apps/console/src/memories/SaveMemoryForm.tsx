@@ -1,0 +1,52 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { Scope } from '../api';
+import { useAdminOrg } from '../org';
+import { parseTags, useSaveMemory } from './queries';
+
+export function SaveMemoryForm() {
+  const id = useId();
+  const [content, setContent] = useState('');
+  const [tags, setTags] = useState('');
+  const [scope, setScope] = useState<Scope>('user');
+  const save = useSaveMemory();
+  // Only admins may share with the org (the API refuses members anyway).
+  const { isAdmin } = useAdminOrg();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!content.trim()) return;
+    save.mutate(
+      { content, tags: parseTags(tags), scope },
+      {
+        onSuccess: () => {
+          setContent('');
+          setTags('');
+        },
+      },
+    );
+  };
+
+  return (
+    <form className="save" onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Save a memory</h2>
+      <label htmlFor={`${id}-content`}>New memory</label>
+      <textarea id={`${id}-content`} rows={3} value={content} onChange={(event) => setContent(event.target.value)} required />
+      <label htmlFor={`${id}-tags`}>Tags (comma-separated)</label>
+      <input id={`${id}-tags`} value={tags} onChange={(event) => setTags(event.target.value)} />
+      {isAdmin ? (
+        <>
+          <label htmlFor={`${id}-scope`}>Visible to</label>
+          <select id={`${id}-scope`} value={scope} onChange={(event) => setScope(event.target.value as Scope)}>
+            <option value="user">Only me</option>
+            <option value="org">The whole org</option>
+          </select>
+        </>
+      ) : null}
+      <button type="submit" disabled={save.isPending}>
+        Save
+      </button>
+      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {save.error ? <p role="alert">{save.error.message}</p> : null}
+    </form>
+  );
+}

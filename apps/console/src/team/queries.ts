@@ -1,0 +1,61 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, type Role } from '../api';
+
+export function useMembers() {
+  return useQuery({ queryKey: ['members'], queryFn: api.listMembers });
+}
+
+export function useMemberMemories(userId: string) {
+  return useInfiniteQuery({
+    queryKey: ['member-memories', userId],
+    queryFn: ({ pageParam }) => api.memberMemories(userId, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+}
+
+export function useAddMember() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { email: string; role: Role }) => api.addMember(body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
+}
+
+export function useChangeRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, role }: { userId: string; role: Role }) => api.changeRole(userId, role),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
+}
+
+export function useRemoveMember() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: string) => api.removeMember(userId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['members'] }),
+  });
+}
+
+export function usePurgeMember(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.purgeMember(userId),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['member-memories', userId] });
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+    },
+  });
+}
+
+export function useDeleteMemberMemory(userId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api.deleteMemory(id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['member-memories', userId] });
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+    },
+  });
+}

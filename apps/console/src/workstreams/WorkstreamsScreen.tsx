@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { SEARCH_DEBOUNCE_MS, useDebounced } from '../memories/queries';
+import { Link } from '../router';
+import { Time } from '../ui/Time';
+import { useWorkstreamSearch, useWorkstreams } from './queries';
+
+export function WorkstreamsScreen() {
+  const [typed, setTyped] = useState('');
+  const query = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
+  const list = useWorkstreams();
+  const search = useWorkstreamSearch(query);
+  const workstreams = list.data?.pages.flatMap((page) => page.workstreams) ?? [];
+  return (
+    <section aria-labelledby="workstreams-title">
+      <h1 id="workstreams-title">Workstreams</h1>
+      <p>Agent sessions captured from hooks, newest first.</p>
+      <div role="search">
+        <label htmlFor="workstream-search">Search workstreams</label>
+        <input id="workstream-search" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
+      </div>
+      {query ? (
+        <ul className="events" aria-label="Matching events">
+          {search.isPending ? <li role="status">Searching…</li> : null}
+          {search.data?.map((event) => (
+            <li key={`${event.workstream_id}-${event.sequence}`}>
+              <p className="content">{event.content}</p>
+              <p className="meta">
+                <Link to={`/workstreams/${encodeURIComponent(event.workstream_id)}`}>Open workstream</Link> · #{event.sequence} · {event.event} · <Time at={event.occurred_at} />
+              </p>
+            </li>
+          ))}
+          {search.data?.length === 0 ? <li>No events match.</li> : null}
+        </ul>
+      ) : (
+        <>
+          {list.error ? <p role="alert">{list.error.message}</p> : null}
+          {list.isSuccess && workstreams.length === 0 ? <p>No workstreams yet. Install a hook (docs/hooks.md) to capture agent sessions.</p> : null}
+          <table>
+            <caption className="visually-hidden">Workstreams</caption>
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">Harness</th>
+                <th scope="col">Folder</th>
+                <th scope="col">Events</th>
+                <th scope="col">Last event</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workstreams.map((workstream) => (
+                <tr key={workstream.id}>
+                  <td>
+                    <Link to={`/workstreams/${encodeURIComponent(workstream.id)}`}>{workstream.native_session_id}</Link>
+                  </td>
+                  <td>{workstream.harness}</td>
+                  <td>{workstream.cwd ?? '—'}</td>
+                  <td>{workstream.event_count}</td>
+                  <td>
+                    <Time at={workstream.last_event_at} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.hasNextPage ? (
+            <button type="button" className="secondary" onClick={() => list.fetchNextPage()}>
+              Load more
+            </button>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,256 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../api/test/support/server';
+import { claudeSession, newSessionId } from '../../api/test/support/hooks';
+import { createTenant, type TestTenant, type TestUser } from '../../api/test/support/tenants';
+import { checkScreen, launchBrowser, openPage, signInWithKey } from './support/browser';
+
+let server: TestServer;
+let browser: Browser;
+let tenant: TestTenant;
+let member: TestUser;
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  tenant = await createTenant(server.services, server.url, 'Console org');
+  member = await tenant.addMember('member');
+  ({ page, problems } = await openPage(browser, server.url));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('serving /console', () => {
+  it('serves the page with a strict CSP, hashed assets as immutable, and deep links as the page', async () => {
+    const root = await fetch(`${server.url}/console`);
+    expect(root.status).toBe(200);
+    const csp = root.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(root.headers.get('cache-control')).toBe('no-cache');
+    const page = await root.text();
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    const script = page.match(/src="(\/console\/assets\/[^"]+\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${server.url}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toContain('text/javascript');
+
+    const deep = await fetch(`${server.url}/console/memories/mem_anything`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe(page);
+    expect((await fetch(`${server.url}/console/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${server.url}/console/assets/..%2f..%2fpackage.json`)).status).toBe(404);
+  });
+});
+
+describe('the console in a browser', () => {
+  it('signs in with an API key kept in sessionStorage only', async () => {
+    await page.goto('/console');
+    await checkScreen(page, 'sign-in');
+    await signInWithKey(page, tenant.owner.key);
+    expect(page.url()).toBe(`${server.url}/console/memories`);
+    expect(page.url()).not.toContain(tenant.owner.key);
+    const stored = await page.evaluate<{ session: string; local: string; cookies: string }>('({ session: JSON.stringify(sessionStorage), local: JSON.stringify(localStorage), cookies: document.cookie })');
+    expect(stored.session).toContain(tenant.owner.key);
+    expect(stored.local).not.toContain(tenant.owner.key);
+    expect(stored.cookies).toBe('');
+  });
+
+  it('saves, searches with highlights, opens, edits (If-Match) and deletes a memory; content stays text', async () => {
+    const hostile = '<img src=x onerror="window.__xss=1"> Deploys go through the orbital pipeline';
+    await page.getByLabel('New memory').fill(hostile);
+    await page.getByLabel('Tags (comma-separated)', { exact: true }).fill('ops, deploy');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const list = page.getByRole('list', { name: 'Memories' });
+    await list.getByText('orbital pipeline').waitFor();
+    await checkScreen(page, 'memories');
+
+    await page.getByLabel('Search memories').fill('orbital');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.locator('mark').allTextContents()).toEqual(['orbital']);
+    await checkScreen(page, 'search');
+    await results.getByRole('link', { name: /Open memory/ }).click();
+    await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();
+    await page.getByText('orbital pipeline').waitFor();
+    // Rendered as text: the markup is visible, no element was made from it, nothing ran.
+    expect(await page.locator('main img').count()).toBe(0);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    await checkScreen(page, 'memory');
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Content').fill('Deploys go through the orbital pipeline, twice a day');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('button', { name: 'Edit' }).waitFor();
+    await page.getByText('twice a day').waitFor();
+    const id = decodeURIComponent(page.url().split('/').pop()!);
+    expect((await tenant.owner.api.get(`/v1/memory/${id}`)).body.content).toBe('Deploys go through the orbital pipeline, twice a day');
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this memory?' });
+    await dialog.waitFor();
+    await checkScreen(page, null);
+    await dialog.getByRole('button', { name: 'Delete memory' }).click();
+    await page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();
+    expect((await tenant.owner.api.get(`/v1/memory/${id}`)).status).toBe(404);
+  });
+
+  it('refuses an edit made over someone else’s change (If-Match)', async () => {
+    const saved = await tenant.owner.api.post('/v1/memory', { body: { content: 'The staging database is called nimbus' } });
+    await page.goto(`/console/memories/${saved.body.id}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await tenant.owner.api.patch(`/v1/memory/${saved.body.id}`, { body: { content: 'The staging database is called cirrus' } });
+    await page.getByLabel('Content').fill('The staging database is called stratus');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('alert').filter({ hasText: 'changed this memory meanwhile' }).waitFor();
+    expect((await tenant.owner.api.get(`/v1/memory/${saved.body.id}`)).body.content).toBe('The staging database is called cirrus');
+  });
+
+  it('shows workstreams, their timeline and tool actions; remembers an event; deletes a workstream', async () => {
+    const session = newSessionId();
+    let workstreamId = '';
+    for (const payload of claudeSession(session)) workstreamId = (await tenant.owner.api.post('/v1/hooks/claude-code', { body: payload })).body.workstream_id;
+    await page.getByRole('link', { name: 'Workstreams', exact: true }).click();
+    await page.getByRole('heading', { name: 'Workstreams', level: 1 }).waitFor();
+    await page.getByRole('link', { name: session }).click();
+    await page.getByRole('heading', { name: `Workstream ${session}` }).waitFor();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.getByRole('button', { name: /^Remember event/ }).first().waitFor();
+    await checkScreen(page, 'workstream');
+    await page.getByRole('button', { name: /^Remember event/ }).first().click();
+    await page.getByRole('status').filter({ hasText: 'Remembered as' }).waitFor();
+    await page.getByRole('link', { name: 'Workstreams', exact: true }).click();
+    await checkScreen(page, 'workstreams');
+
+    await page.getByRole('link', { name: session }).click();
+    await page.getByRole('button', { name: 'Delete workstream' }).click();
+    await page.getByRole('dialog', { name: 'Delete this workstream?' }).getByRole('button', { name: 'Delete workstream' }).click();
+    await page.getByRole('heading', { name: 'Workstreams', level: 1 }).waitFor();
+    expect((await tenant.owner.api.get(`/v1/workstreams/${workstreamId}`)).status).toBe(404);
+  });
+
+  it('exports memories to a file and imports it back (round trip, no duplicates on a second import)', async () => {
+    const contents = ['Export me: the Tuesday deploy window', 'Export me too: rotate the signing keys yearly'];
+    for (const content of contents) await tenant.owner.api.post('/v1/memory', { body: { content, tags: ['transfer'] } });
+    const before = ((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories as { id: string; content: string }[]).map((m) => m.content).sort();
+
+    await page.getByRole('link', { name: 'Export / import', exact: true }).click();
+    await page.getByRole('heading', { name: 'Export / import', level: 1 }).waitFor();
+    await page.getByLabel('Memories to export').selectOption('user');
+    await page.getByRole('button', { name: 'Export memories' }).click();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download memories.ndjson' }).click();
+    const file = await (await download).path();
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { content: string }).content).sort()).toEqual(before);
+    await checkScreen(page, 'export-import');
+
+    // Empty the account, then bring it back from the file.
+    for (const line of lines) await tenant.owner.api.delete(`/v1/memory/${(JSON.parse(line) as { id: string }).id}`);
+    expect((await tenant.owner.api.get('/v1/memory?scope=user')).body.memories).toEqual([]);
+    await page.getByLabel('NDJSON file').setInputFiles(file);
+    await page.getByRole('button', { name: 'Import memories' }).click();
+    await page.getByRole('status').filter({ hasText: `Imported ${lines.length}, skipped 0` }).waitFor();
+    const after = ((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories as { content: string; tags: string[] }[]).map((m) => m.content).sort();
+    expect(after).toEqual(before);
+
+    await page.getByRole('button', { name: 'Import memories' }).click();
+    await page.getByRole('status').filter({ hasText: `Imported 0, skipped ${lines.length}` }).waitFor();
+    expect((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories).toHaveLength(lines.length);
+  });
+
+  it('creates an API key shown once with a copy button, and revokes it', async () => {
+    await page.getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await checkScreen(page, 'api-keys');
+    await page.getByLabel('Key name').fill('laptop hooks');
+    await page.getByLabel('hooks:write').check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = await page.getByRole('textbox', { name: 'New key' }).inputValue();
+    expect(secret).toMatch(/^mbk_/);
+    await page.getByRole('button', { name: 'Copy key' }).waitFor();
+    const made = await fetch(`${server.url}/v1/memory?limit=1`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(made.status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByRole('textbox', { name: 'New key' }).count()).toBe(0); // shown once
+
+    await page.getByRole('button', { name: 'Revoke laptop hooks' }).click();
+    await page.getByRole('dialog', { name: 'Revoke laptop hooks?' }).getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('row', { name: /laptop hooks/ }).getByText('revoked').waitFor();
+    const after = await fetch(`${server.url}/v1/memory?limit=1`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(after.status).toBe(401);
+  });
+
+  it('lets an admin purge a member’s memories with a typed confirmation, then find it in the audit log', async () => {
+    const memberEmail = (await tenant.owner.api.get('/v1/org/members')).body.members.find((user: { id: string }) => user.id === member.userId).email as string;
+    for (const content of ['Member secret one', 'Member secret two']) await member.api.post('/v1/memory', { body: { content } });
+
+    await page.getByRole('link', { name: 'Team', exact: true }).click();
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await checkScreen(page, 'team');
+    await page.getByRole('button', { name: `Memories of ${memberEmail}` }).click();
+    const panel = page.getByRole('region', { name: `Memories of ${memberEmail}` });
+    await expect.poll(() => panel.getByRole('row').count()).toBe(3); // header + 2
+    expect(await panel.textContent()).not.toContain('Member secret'); // metadata only
+    await panel.getByRole('button', { name: 'Purge all memories' }).click();
+    const dialog = page.getByRole('dialog', { name: `Purge all memories of ${memberEmail}?` });
+    const confirm = dialog.getByRole('button', { name: 'Purge memories' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/to confirm/).fill(memberEmail);
+    await checkScreen(page, null);
+    await confirm.click();
+    await panel.getByRole('status').filter({ hasText: 'Purged 2 memories' }).waitFor();
+    expect((await member.api.get('/v1/memory')).body.memories).toEqual([]);
+
+    await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByLabel('Action').selectOption('member.purge');
+    const row = page.getByRole('row', { name: new RegExp(`member\\.purge.*${member.userId}`) });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('memories: 2');
+    await checkScreen(page, 'audit-log');
+  });
+
+  it('lets an admin change a member’s role', async () => {
+    const promoted = await tenant.addMember('member');
+    const email = ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; email: string }[]).find((user) => user.id === promoted.userId)!.email;
+    await page.goto('/console/team');
+    const role = page.getByLabel(`Role of ${email}`);
+    await role.selectOption('admin');
+    await expect.poll(async () => ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('admin');
+    await role.selectOption('member');
+    await expect.poll(async () => ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('member');
+    expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('member');
+  });
+
+  it('signs out and forgets the key', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate<string>('JSON.stringify(sessionStorage)')).not.toContain('mbk_');
+  });
+
+  it('never shows a member the admin screens', async () => {
+    await signInWithKey(page, member.key);
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'API keys' }).waitFor();
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Memories', 'Workstreams', 'API keys', 'Export / import']);
+    for (const path of ['/console/team', '/console/audit']) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      expect(await page.getByRole('heading', { name: /^(Team|Audit log)$/ }).count()).toBe(0);
+    }
+    await checkScreen(page, null);
+  });
+
+  it('had no script errors and no CSP violations', () => {
+    expect(problems).toEqual([]);
+  });
+});
