@@ -1,8 +1,9 @@
 import { ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
-import { createApp } from './app';
+import { createApp, SERVICE_INFO } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { serveApp } from './http/serve';
 import { createLogger } from './logger';
+import { startTracing, statementSpans } from './observability/tracing';
 
 const DATABASE_WAIT_MS = 60_000;
 
@@ -27,9 +28,11 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
   await prepareDatabase(config, (message) => console.log(message));
-  const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  // Before the pool, so its statements are traced (OTEL_EXPORTER_OTLP_ENDPOINT; off when unset).
+  const tracing = startTracing(config, SERVICE_INFO.version);
+  const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, ...(tracing && { traceStatement: statementSpans(tracing.tracer) }) });
   await migrateDatabase(database.pool);
-  const built = createApp({ db: database.db, config, logger });
+  const built = createApp({ db: database.db, config, logger, ...(tracing && { tracer: tracing.tracer }) });
   const { app, mcp, archiver, store } = built;
   // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
   // with the same name) stops start-up instead of the first agent's request.
@@ -41,6 +44,10 @@ async function main(): Promise<void> {
     console.log(`API reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)`);
     console.log(`MCP (Streamable HTTP): ${base}/mcp`);
   });
+  if (config.METRICS_PORT !== undefined) {
+    const metricsServer = await built.serveMetrics(config.METRICS_PORT, config.HOST);
+    logger.info({ port: (metricsServer.address() as { port: number }).port }, 'metrics listening');
+  }
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
@@ -58,6 +65,7 @@ async function main(): Promise<void> {
       built
         .close({ flush: true })
         .then(() => database.close())
+        .then(() => tracing?.shutdown())
         .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
