@@ -93,6 +93,8 @@ describe('GET /metrics on the main port', () => {
     expect((await owner.api.get(`/v1/memory/${created.body.id}`)).status).toBe(200);
     expect((await owner.api.get('/v1/memory/mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V')).status).toBe(404);
     expect((await owner.api.get('/no/such/path/12345')).status).toBe(404);
+    // Also matches /v1/memory/:id: the label is the route that answered.
+    expect((await owner.api.get('/v1/memory/search?q=deploy')).status).toBe(200);
     const after = await scrape(server.url);
 
     const duration = 'memory_bank_http_request_duration_seconds';
@@ -102,6 +104,7 @@ describe('GET /metrics on the main port', () => {
     expect(valueOf(after, duration, { ...byId, status_class: '4xx' })! - (valueOf(before, duration, { ...byId, status_class: '4xx' }) ?? 0)).toBe(1);
     expect(valueOf(after, duration, { method: 'POST', route: '/v1/memory', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(after, duration, { method: 'GET', route: 'unmatched', status_class: '4xx' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(after, duration, { method: 'GET', route: '/v1/memory/search', status_class: '2xx' })).toBe(1);
     const routes = new Set(after.histogramCounts.filter((series) => series.name === duration).map((series) => series.labels.route));
     expect([...routes].filter((route) => route && /mem_|12345|no\/such/.test(route))).toEqual([]);
     expect(valueOf(after, 'memory_bank_http_problems_total', { code: 'not_found' })).toBeGreaterThanOrEqual(2);
@@ -136,8 +139,9 @@ describe('GET /metrics on the main port', () => {
     expect(valueOf(families, 'memory_bank_mcp_tool_calls_total', { tool: 'getMemorySearch', outcome: 'ok' })).toBe(1);
     expect(valueOf(families, 'memory_bank_mcp_tool_calls_total', { tool: 'getMemoryById', outcome: 'error' })).toBe(1);
     expect(valueOf(families, 'memory_bank_mcp_tool_calls_total', { tool: 'unknown', outcome: 'unknown_tool' })).toBe(1);
-    // The tool's in-process request is a tool call, not a second HTTP request.
-    expect(valueOf(families, 'memory_bank_http_request_duration_seconds', { route: '/v1/memory/search' })).toBeUndefined();
+    // The tool's in-process request is a tool call, not another HTTP request (the one
+    // search counted is the first test's own).
+    expect(valueOf(families, 'memory_bank_http_request_duration_seconds', { route: '/v1/memory/search' })).toBe(1);
     expect(valueOf(families, 'memory_bank_http_request_duration_seconds', { method: 'POST', route: '/mcp', status_class: '2xx' })).toBeGreaterThanOrEqual(3);
   });
 

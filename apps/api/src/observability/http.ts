@@ -10,12 +10,13 @@ import { UNMATCHED_ROUTE, type AppMetrics } from './metrics';
 export const METRICS_PATH = '/metrics';
 
 /**
- * The template of the route that answered (`/v1/memories/:id`), never the raw path: the
- * last matched handler registered for a method (app.use middleware is registered for all).
+ * The template of the route that answered (`/v1/memories/:id`), never the raw path. Hono
+ * leaves `routeIndex` at the last handler it ran: the route's handler, or the middleware
+ * (registered for every method) that answered first — then the route it stood before.
  */
 export function routeTemplate(c: Context): string {
   const routes = matchedRoutes(c);
-  for (let i = routes.length - 1; i >= 0; i--) {
+  for (let i = Math.max(0, c.req.routeIndex); i < routes.length; i++) {
     if (routes[i]!.method !== 'ALL') return routes[i]!.path;
   }
   return UNMATCHED_ROUTE;
