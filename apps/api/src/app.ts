@@ -1,13 +1,19 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Tracer } from '@opentelemetry/api';
+import type { Server } from 'node:http';
 import type { Database } from '@memory-bank/db';
 import { requestId } from 'hono/request-id';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { openObjectStore } from './archive';
+import { sampleArchiveBacklog } from './archive/backlog';
 import type { ObjectStore } from './archive/object-store';
 import { createArchiver, type Archiver, type ArchiverOptions } from './archive/sealer';
 import { routeNotFound } from './auth/operator';
-import { oidcEnabled, type Config } from './config';
+import { metricsEnabled, oidcEnabled, type Config } from './config';
+import { measureRequests, registerMetricsRoute, serveMetrics } from './observability/http';
+import { createMetrics, type AppMetrics } from './observability/metrics';
+import { traceRequests, tracedObjectStore } from './observability/tracing';
 import { createOidcAuthenticator } from './auth/oidc';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
@@ -49,6 +55,8 @@ export interface AppDeps {
   /** The hook archive; default: the store ARCHIVE_URL names. */
   store?: ObjectStore;
   archiverOptions?: Partial<ArchiverOptions>;
+  /** Traces requests and object-store calls when given (main.ts: OTEL_EXPORTER_OTLP_ENDPOINT). */
+  tracer?: Tracer;
 }
 
 export interface MemoryBankApp {
@@ -58,6 +66,10 @@ export interface MemoryBankApp {
   /** Seals segments and deletes objects in the background: start() it (the server does). */
   archiver: Archiver;
   store: ObjectStore;
+  /** The app's Prometheus metrics, or null when METRICS_TOKEN and METRICS_PORT are both unset. */
+  metrics: AppMetrics | null;
+  /** Serves GET /metrics on a port of its own (METRICS_PORT); close() closes it. */
+  serveMetrics(port: number, hostname?: string): Promise<Server>;
   /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
@@ -68,17 +80,45 @@ export const SERVICE_INFO = { name: 'memory-bank', version: '0.1.0' };
 export function createApp(deps: AppDeps): MemoryBankApp {
   const { config, logger } = deps;
   const clock = deps.clock ?? systemClock;
+  const { tracer } = deps;
+  const metrics = metricsEnabled(config) ? createMetrics(deps.db) : null;
   const opened = deps.store ? undefined : openObjectStore(config);
-  const store = deps.store ?? opened!;
-  const archiver = createArchiver({ db: deps.db, store, clock, logger, ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}) });
+  const store = tracer ? tracedObjectStore(deps.store ?? opened!, tracer) : (deps.store ?? opened!);
+  const archiver = createArchiver({
+    db: deps.db,
+    store,
+    clock,
+    logger,
+    ...(deps.archiverOptions ? { options: deps.archiverOptions } : {}),
+    ...(metrics ? { onStoreFailure: metrics.archiveFailure } : {}),
+    ...(tracer ? { tracer } : {}),
+  });
+  metrics?.observeArchiveBacklog(() => sampleArchiveBacklog(deps.db, clock));
   const sanitizer = createSanitizer({ extraPatterns: config.HOOK_REDACT_PATTERNS });
   const oidc = oidcEnabled(config)
     ? createOidcAuthenticator({ db: deps.db, config, clock, logger, enrolment: createOidcEnrolment({ db: deps.db, clock, logger }) })
     : null;
-  const services = createServices({ db: deps.db, logger, clock, config }, { store, archiver, sanitizer }, oidc);
+  const services = createServices(
+    { db: deps.db, logger, clock, config },
+    {
+      store,
+      archiver,
+      sanitizer,
+      ...(metrics && {
+        onHookEventsRecorded: ({ accepted, duplicates, redactions }) => {
+          metrics.hookEvents(accepted, duplicates);
+          metrics.redactions(redactions);
+        },
+      }),
+    },
+    oidc,
+  );
   const limiter = createRequestLimiter(config, logger);
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
+  // Outermost, so the span and the duration cover every other middleware.
+  if (tracer) app.use('*', traceRequests(tracer));
+  if (metrics) app.use('*', measureRequests(metrics));
   // UUIDs: cheap to make (ULIDs cost a random draw per character, noticeable per request).
   app.use('*', requestId({ headerName: 'x-request-id', limitLength: 128, generator: () => randomUUID() }));
   app.use('*', async (c, next) => {
@@ -86,6 +126,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     c.set('config', config);
     c.set('logger', logger);
     c.set('limiter', limiter);
+    if (metrics) c.set('metrics', metrics);
     // No log line of its own: the /mcp request that carries it has one.
     if (inProcess(c)) return inProcessExchange(c, next);
     const started = performance.now();
@@ -139,7 +180,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       ...(config.PUBLIC_URL ? [new URL(config.PUBLIC_URL).origin] : []),
     ],
     serverInfo: SERVICE_INFO,
+    ...(metrics ? { onToolCall: metrics.toolCall } : {}),
   });
+  if (metrics && config.METRICS_TOKEN) registerMetricsRoute(app, metrics, config.METRICS_TOKEN);
 
   app.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
     type: 'http',
@@ -168,14 +211,25 @@ export function createApp(deps: AppDeps): MemoryBankApp {
 
   app.notFound((c) => problemResponse(c, routeNotFound()));
   app.onError(onError);
+  const metricsServers: Server[] = [];
   return {
     app,
     services,
     mcp,
     archiver,
     store,
+    metrics,
+    async serveMetrics(port, hostname) {
+      if (!metrics) throw new Error('Metrics are off: set METRICS_PORT or METRICS_TOKEN');
+      const server = await serveMetrics(metrics, { port, ...(hostname ? { hostname } : {}), ...(config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : {}) });
+      metricsServers.push(server);
+      return server;
+    },
     async close({ flush }) {
       await archiver.stop(flush);
+      metrics?.close();
+      for (const server of metricsServers) server.closeAllConnections();
+      await Promise.all(metricsServers.map((server) => new Promise((resolve) => server.close(resolve))));
       await limiter.close();
       await opened?.close();
     },

@@ -87,6 +87,14 @@ const configSchema = z.object({
   RATE_LIMIT_ORG_BURST: z.coerce.number().int().min(1).default(100_000),
   REDIS_URL: optionalString.refine((value) => value === undefined || /^rediss?:\/\//.test(value), { message: 'must look like redis://127.0.0.1:6379' }),
   MEMORY_QUOTA_PER_ORG: z.coerce.number().int().min(0).default(0),
+  METRICS_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {
+    message: 'must be at least 16 characters (Prometheus sends it as a bearer token)',
+  }),
+  METRICS_PORT: optionalString.transform((value) => (value === undefined ? undefined : Number(value))).pipe(z.number().int().min(0).max(65535).optional()),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString.refine((value) => value === undefined || /^https?:\/\//.test(value), {
+    message: 'must be the OTLP/HTTP base URL, such as http://otel-collector:4318',
+  }),
+  OTEL_SERVICE_NAME: z.string().min(1).default('memory-bank'),
   PUBLIC_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
     message: 'must be an absolute URL such as https://memory.example.com',
   }),
@@ -97,6 +105,11 @@ export type Config = z.infer<typeof configSchema>;
 /** OIDC sign-in is on when both the issuer and the audience are configured. */
 export function oidcEnabled(config: Config): config is Config & { OIDC_ISSUER: string; OIDC_AUDIENCE: string } {
   return config.OIDC_ISSUER !== undefined && config.OIDC_AUDIENCE !== undefined;
+}
+
+/** /metrics is served when a token protects it on the main port, or on its own port. */
+export function metricsEnabled(config: Config): boolean {
+  return config.METRICS_TOKEN !== undefined || config.METRICS_PORT !== undefined;
 }
 
 export class ConfigError extends Error {

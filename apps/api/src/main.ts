@@ -1,11 +1,12 @@
 import { describeDatabase, ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
-import { createApp } from './app';
+import { createApp, SERVICE_INFO } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { serveApp } from './http/serve';
 import { trackInFlight } from './http/shutdown';
 import { SHUTDOWN_LIMITS } from './limits';
 import { createLogger, errorForLog } from './logger';
+import { startTracing, statementSpans } from './observability/tracing';
 
 const DATABASE_WAIT_MS = 60_000;
 
@@ -30,10 +31,12 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const database = describeDatabase(config.DATABASE_URL);
   const { created } = await prepareDatabase(config, logger);
-  const handle = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
+  // Before the pool, so its statements are traced (OTEL_EXPORTER_OTLP_ENDPOINT; off when unset).
+  const tracing = startTracing(config, SERVICE_INFO.version);
+  const handle = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, ...(tracing && { traceStatement: statementSpans(tracing.tracer) }) });
   const { applied } = await migrateDatabase(handle.pool);
   logger.info({ database, created, migrations_applied: applied }, 'database ready');
-  const built = createApp({ db: handle.db, config, logger });
+  const built = createApp({ db: handle.db, config, logger, ...(tracing && { tracer: tracing.tracer }) });
   const { app, mcp, archiver, store } = built;
   // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
   // with the same name) stops start-up instead of the first agent's request.
@@ -48,6 +51,8 @@ async function main(): Promise<void> {
     );
   });
   const requests = trackInFlight(server);
+  const metricsServer = config.METRICS_PORT === undefined ? undefined : await built.serveMetrics(config.METRICS_PORT, config.HOST);
+  if (metricsServer) logger.info({ port: (metricsServer.address() as { port: number }).port }, 'metrics listening');
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
@@ -76,6 +81,8 @@ async function main(): Promise<void> {
       // Seal and store every pending event, so nothing waits for the next start.
       await built.close({ flush: true });
       await handle.close();
+      metricsServer?.close();
+      await tracing?.shutdown();
     } catch (error) {
       logger.error({ err: errorForLog(error) }, 'shutdown failed');
       process.exit(1);

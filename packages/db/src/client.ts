@@ -1,5 +1,6 @@
 import { drizzle, type MySql2Database } from 'drizzle-orm/mysql2';
 import mysql from 'mysql2/promise';
+import { traceStatements, type StatementTracer } from './instrument';
 import { databaseOptions } from './prepared';
 import * as schema from './schema';
 
@@ -16,6 +17,8 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** Sees every statement drizzle sends (benchmarks replay them on the raw driver). */
   logQuery?: (query: string, params: unknown[]) => void;
+  /** Runs every statement (a tracing span around it); sees statement text, never values. */
+  traceStatement?: StatementTracer;
 }
 
 export interface DatabaseHandle {
@@ -49,6 +52,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   pool.pool.on('connection', (connection) => {
     connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
   });
+  if (options.traceStatement) traceStatements(pool, options.traceStatement);
   const db = drizzle(pool, {
     schema,
     mode: 'default',

@@ -14,6 +14,7 @@ export { SEARCH_TERMS_VERSION, memorySearchTerms } from './search/memory-terms';
 export type { SearchMatch, Highlight, MatchKind } from './search/rank';
 export * from './archive-layout';
 export { inTransaction } from './prepared';
+export { poolUsage, observeConnectionAcquisition, type PoolUsage, type StatementTracer } from './instrument';
 export * from './queries/orgs';
 export * from './queries/api-keys';
 export * from './queries/memory';

@@ -13,6 +13,7 @@ import {
   segmentEvents,
   segmentState,
 } from '@memory-bank/db/system';
+import type { Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { errorForLog } from '../logger';
 import type { Clock } from '../clock';
@@ -83,8 +84,20 @@ const DELETION_BATCH = 256;
  * outage delays this work (with backoff) but never ingestion: until a segment is stored,
  * its payloads stay in MySQL.
  */
-export function createArchiver(deps: { db: Database; store: ObjectStore; clock: Clock; logger: Logger; options?: Partial<ArchiverOptions> }) {
-  const { db, store, clock, logger } = deps;
+export interface ArchiverDeps {
+  db: Database;
+  store: ObjectStore;
+  clock: Clock;
+  logger: Logger;
+  options?: Partial<ArchiverOptions>;
+  /** Counts a failed segment write or object deletion (metrics). */
+  onStoreFailure?: (operation: 'segment' | 'deletion') => void;
+  /** Traces each segment it stores (its statements and object-store calls become child spans). */
+  tracer?: Tracer;
+}
+
+export function createArchiver(deps: ArchiverDeps) {
+  const { db, store, clock, logger, tracer } = deps;
   const options = { ...DEFAULT_ARCHIVER_OPTIONS, ...deps.options };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -130,7 +143,11 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
     manifestsStored.add(workstream.id);
   }
 
-  async function storeSegment(claim: SegmentClaim): Promise<void> {
+  function storeSegment(claim: SegmentClaim): Promise<void> {
+    return tracer ? tracer.startActiveSpan('archive store segment', (span) => storeSegmentNow(claim).finally(() => span.end())) : storeSegmentNow(claim);
+  }
+
+  async function storeSegmentNow(claim: SegmentClaim): Promise<void> {
     let attempts = 0;
     try {
       const current = await segmentState(db, claim.key);
@@ -157,6 +174,7 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
       }
     } catch (error) {
       release(claim.key); // before the backoff is recorded, so no heartbeat shortens it
+      deps.onStoreFailure?.('segment');
       const retryAt = new Date(clock.now().getTime() + backoff(attempts));
       await recordSegmentFailure(db, claim.key, { error: describe(error), retryAt }).catch(() => undefined);
       logger.warn({ segment: claim.key, attempts: attempts + 1, retry_at: retryAt.toISOString(), err: describe(error) }, 'segment not stored yet');
@@ -188,6 +206,7 @@ export function createArchiver(deps: { db: Database; store: ObjectStore; clock: 
         await completeDeletion(db, key);
         tally?.(true);
       } catch (error) {
+        deps.onStoreFailure?.('deletion');
         await recordDeletionFailure(db, key, { error: describe(error), retryAt: new Date(now.getTime() + backoff(1)) }).catch(() => undefined);
         logger.warn({ object: key, err: describe(error) }, 'object not deleted yet');
         tally?.(false);

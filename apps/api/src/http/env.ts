@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { InProcessAnswer } from './in-process';
+import type { AppMetrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { RequestLimiter } from './limits';
 
@@ -34,6 +35,8 @@ export interface AppVariables {
   /** Set by the bearer-auth middleware of authenticated routes. */
   principal: Principal;
   limiter: RequestLimiter;
+  /** Present when metrics are on. */
+  metrics?: AppMetrics;
 }
 
 export type AppEnv = { Bindings: AppBindings; Variables: AppVariables };

@@ -46,6 +46,7 @@ export function asAppError(error: unknown): AppError {
 
 /** Renders an AppError as application/problem+json. */
 export function problemResponse(c: Context<AppEnv>, error: AppError): Response {
+  c.var.metrics?.problem(error.code);
   return c.body(JSON.stringify(toProblem(error, c.var.requestId)), error.status, {
     ...error.options.headers,
     'Content-Type': 'application/problem+json',

@@ -13,6 +13,7 @@ import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
 import { MCP_PATH } from './path';
+import { UNKNOWN_TOOL, type ToolCallOutcome } from '../observability/metrics';
 
 export { MCP_PATH };
 /** Operator and key-management operations are never tools, whatever MCP_TOOL_TAGS says. */
@@ -30,6 +31,8 @@ export interface McpOptions {
   toolTags: readonly string[];
   allowedOrigins: readonly string[];
   serverInfo: { name: string; version: string };
+  /** Counts each tools/call by tool name (from the catalog, else 'unknown') and outcome (metrics). */
+  onToolCall?: (tool: string, outcome: ToolCallOutcome) => void;
 }
 
 export interface McpBridge {
@@ -135,8 +138,20 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       server.setRequestHandler('tools/list', () => surface.list);
       server.setRequestHandler('tools/call', (request, ctx) => {
         const tool = surface.byName.get(request.params.name);
-        if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-        return invokeTool(tool, request.params.arguments ?? {}, callerOf(ctx));
+        const { onToolCall } = options;
+        if (!tool) {
+          onToolCall?.(UNKNOWN_TOOL, 'unknown_tool');
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+        }
+        const result = invokeTool(tool, request.params.arguments ?? {}, callerOf(ctx));
+        if (!onToolCall) return result;
+        return result.then(
+          (answer) => (onToolCall(tool.definition.name, answer.isError ? 'error' : 'ok'), answer),
+          (error: unknown) => {
+            onToolCall(tool.definition.name, 'error');
+            throw error;
+          },
+        );
       });
       if (readsMemories) serveMemoryResources(server, sdk, callerOf);
       // Back to the pool when its exchange is over (the SDK closes it then).

@@ -55,9 +55,33 @@ export interface HookIngestDeps {
   sanitizer: Sanitizer;
   /** Called when a workstream has a full segment or ended: seal it now rather than on the next tick. */
   onSealNeeded(workstreamId: string): void;
+  /** Sees what each append recorded (metrics); absent, nothing is counted. */
+  onRecorded?: (recorded: HookEventsRecorded) => void;
 }
 
-export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: HookIngestDeps) {
+/** One append: events newly in the ledger, deliveries it already had, and the secrets redacted from the new ones. */
+export interface HookEventsRecorded {
+  accepted: number;
+  duplicates: number;
+  redactions: Record<string, number>;
+}
+
+function countRecorded(drafts: readonly EventDraft[][], outcomes: readonly { events: readonly { duplicate: boolean }[] }[]): HookEventsRecorded {
+  const recorded: HookEventsRecorded = { accepted: 0, duplicates: 0, redactions: {} };
+  outcomes.forEach((outcome, g) =>
+    outcome.events.forEach((event, i) => {
+      if (event.duplicate) {
+        recorded.duplicates += 1;
+        return;
+      }
+      recorded.accepted += 1;
+      for (const [kind, count] of Object.entries(drafts[g]![i]!.metadata.redactions)) recorded.redactions[kind] = (recorded.redactions[kind] ?? 0) + count;
+    }),
+  );
+  return recorded;
+}
+
+export function createHookIngestService({ db, clock, sanitizer, onSealNeeded, onRecorded }: HookIngestDeps) {
   /** Sanitize → adapt → hash: everything before the database, for one delivery (or one of Memory Bank's own records). */
   function prepare(delivery: HookDelivery, receivedAt: Date, path: string, ownRecord?: HarnessAdapter): PreparedEvent {
     const { payload, harness } = delivery;
@@ -143,6 +167,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded }: 
     });
     const sessions = [...groups.values()];
     const outcomes = await appendWorkstreamEvents(db, principal.scope, sessions, { newWorkstreamId: () => newId('workstream', now), now });
+    if (onRecorded) onRecorded(countRecorded(sessions.map((session) => session.drafts), outcomes));
     const receipts: HookReceipt[] = new Array(events.length);
     outcomes.forEach((outcome, g) => {
       if (outcome.sealNow) onSealNeeded(outcome.workstreamId);

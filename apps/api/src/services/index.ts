@@ -1,6 +1,7 @@
 import type { Archiver } from '../archive/sealer';
 import type { ObjectStore } from '../archive/object-store';
 import type { Sanitizer } from '../hooks/sanitize';
+import type { HookEventsRecorded } from './hooks';
 import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
 import { createAuditService } from './audit';
@@ -23,13 +24,20 @@ export interface ArchiveDeps {
   store: ObjectStore;
   archiver: Archiver;
   sanitizer: Sanitizer;
+  /** Sees the counts of each append to the ledger (metrics). */
+  onHookEventsRecorded?: (recorded: HookEventsRecorded) => void;
 }
 
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
   const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
   const members = createMembersService(deps, apiKeys, archive.archiver);
-  const hooks = createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() });
+  const hooks = createHookIngestService({
+    ...deps,
+    sanitizer: archive.sanitizer,
+    onSealNeeded: () => archive.archiver.wake(),
+    ...(archive.onHookEventsRecorded ? { onRecorded: archive.onHookEventsRecorded } : {}),
+  });
   return {
     apiKeys,
     authentication: createAuthentication(deps, oidc),

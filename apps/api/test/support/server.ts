@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createMigratedDatabase } from './database';
 import { serveApp } from '../../src/http/serve';
 import { createLogger } from '../../src/logger';
+import { statementSpans } from '../../src/observability/tracing';
 
 export interface TestServer extends MemoryBankApp {
   /** http://127.0.0.1:<port> of a real listening server. */
@@ -37,6 +38,8 @@ export interface TestServerOptions {
   logger?: AppDeps['logger'];
   /** Lets a test add routes (after the app's own) before the server listens. */
   extend?: (app: MemoryBankApp['app']) => void;
+  /** Traces requests, statements and object-store calls with this tracer. */
+  tracer?: AppDeps['tracer'];
 }
 
 /** The real app on a real port, against the real test database. */
@@ -45,13 +48,18 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const databaseUrl = own?.url ?? options.databaseUrl ?? inject('databaseUrl');
   const archiveDir = await mkdtemp(join(tmpdir(), 'mb-archive-'));
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ARCHIVE_URL: `file://${archiveDir}`, ...options.env });
-  const database = openDatabase(databaseUrl, { poolSize: 8, connectTimeoutMs: 1000 });
+  const database = openDatabase(databaseUrl, {
+    poolSize: 8,
+    connectTimeoutMs: 1000,
+    ...(options.tracer ? { traceStatement: statementSpans(options.tracer) } : {}),
+  });
   const built = createApp({
     db: database.db,
     config,
     logger: options.logger ?? createLogger(config),
     ...(options.archiverOptions ? { archiverOptions: options.archiverOptions } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.tracer ? { tracer: options.tracer } : {}),
   });
   if (options.startArchiver) built.archiver.start();
   options.extend?.(built.app);

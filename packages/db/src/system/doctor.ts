@@ -25,6 +25,8 @@ export async function createFulltextIndex(ex: Executor, index: (typeof FULLTEXT_
 
 export interface ArchiveBacklog {
   pendingEvents: number;
+  /** Payload bytes of the pending events. */
+  pendingBytes: number;
   oldestPending: Date | null;
   unstoredSegments: number;
   oldestUnstored: Date | null;
@@ -35,7 +37,11 @@ export interface ArchiveBacklog {
 
 export async function archiveBacklog(ex: Executor): Promise<ArchiveBacklog> {
   const [pending] = await ex
-    .select({ events: sql<string>`COALESCE(SUM(${workstreams.pendingCount}), 0)`, oldest: min(workstreams.pendingSince) })
+    .select({
+      events: sql<string>`COALESCE(SUM(${workstreams.pendingCount}), 0)`,
+      bytes: sql<string>`COALESCE(SUM(${workstreams.pendingBytes}), 0)`,
+      oldest: min(workstreams.pendingSince),
+    })
     .from(workstreams)
     .where(isNotNull(workstreams.pendingSince));
   const [unstored] = await ex
@@ -47,6 +53,7 @@ export async function archiveBacklog(ex: Executor): Promise<ArchiveBacklog> {
     .from(archiveDeletions);
   return {
     pendingEvents: Number(pending?.events ?? 0),
+    pendingBytes: Number(pending?.bytes ?? 0),
     oldestPending: pending?.oldest ?? null,
     unstoredSegments: unstored?.segments ?? 0,
     oldestUnstored: unstored?.oldest ?? null,
