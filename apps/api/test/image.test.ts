@@ -127,6 +127,10 @@ describe("the image's runtime tree, assembled as the Dockerfile assembles it", (
         const { port } = JSON.parse(listening) as { port: number };
         expect(stdout).toContain('"created":true');
         expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+        // The web console built at image build is served from the runtime tree.
+        const consolePage = await fetch(`http://127.0.0.1:${port}/console`);
+        expect(consolePage.status).toBe(200);
+        expect(await consolePage.text()).toContain('<script type="module"');
         const probe = await run('setpriv', [...unprivileged, ...healthcheck], { cwd: tree, env: { ...env, PORT: String(port) } }).then(
           () => 0,
           (error: { code: number }) => error.code,
