@@ -8,7 +8,9 @@ import { ensureConsoleBuilt } from '../../build.mjs';
 
 /** Debian's Chromium (.ci/run installs the `chromium` package when it is missing). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Where screenshots go when `CONSOLE_SCREENSHOTS=1` (docs/console.md); a plain test run writes none. */
 export const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/console/', import.meta.url));
+const TAKE_SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 /** Generous: the machine running the suite may be busy. */
 export const UI_TIMEOUT_MS = 20_000;
 
@@ -57,8 +59,8 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => `${violation.id}: ${violation.targets.join(', ')}`);
 }
 
-/** Accessibility check and screenshot of a screen. */
+/** Accessibility check of a screen, and its screenshot when asked for (CONSOLE_SCREENSHOTS=1). */
 export async function checkScreen(page: Page, name: string | null): Promise<void> {
   expect(await seriousViolations(page), `axe on ${page.url()}`).toEqual([]);
-  if (name) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
+  if (name && TAKE_SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
