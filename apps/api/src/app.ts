@@ -35,6 +35,8 @@ import { registerDocsRoutes } from './routes/system/docs';
 import { registerHealthRoutes } from './routes/system/health';
 import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
+import { createKeyCache, type KeyCache } from './services/authentication';
+import { createMaintenance, type Maintenance } from './services/maintenance';
 import { createOidcEnrolment } from './services/oidc-enrolment';
 
 
@@ -55,6 +57,10 @@ export interface MemoryBankApp {
   /** Seals segments and deletes objects in the background: start() it (the server does). */
   archiver: Archiver;
   store: ObjectStore;
+  /** API-key lookups remembered for API_KEY_CACHE_MS (ready(): hears other processes' changes). */
+  keyCache: KeyCache;
+  /** Background housekeeping (expired Idempotency-Keys): start() it (the server does). */
+  maintenance: Maintenance;
   /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
@@ -72,8 +78,10 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const oidc = oidcEnabled(config)
     ? createOidcAuthenticator({ db: deps.db, config, clock, logger, enrolment: createOidcEnrolment({ db: deps.db, clock, logger }) })
     : null;
-  const services = createServices({ db: deps.db, logger, clock, config }, { store, archiver, sanitizer }, oidc);
+  const keyCache = createKeyCache(config, logger);
+  const services = createServices({ db: deps.db, logger, clock, config, credentials: keyCache }, { store, archiver, sanitizer }, keyCache, oidc);
   const limiter = createRequestLimiter(config, logger);
+  const maintenance = createMaintenance({ db: deps.db, clock, logger });
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   // UUIDs: cheap to make (ULIDs cost a random draw per character, noticeable per request).
@@ -164,9 +172,13 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     mcp,
     archiver,
     store,
+    keyCache,
+    maintenance,
     async close({ flush }) {
       await archiver.stop(flush);
+      await maintenance.stop();
       await limiter.close();
+      await keyCache.close();
       await opened?.close();
     },
   };

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   const database = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE });
   await migrateDatabase(database.pool);
   const built = createApp({ db: database.db, config, logger });
-  const { app, mcp, archiver, store } = built;
+  const { app, mcp, archiver, store, maintenance } = built;
   // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
   // with the same name) stops start-up instead of the first agent's request.
   mcp.tools();
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
+  maintenance.start();
   // Memories saved before the current search format are re-indexed in the background
   // (docs/operations.md#search-re-index); they stay findable by their exact words meanwhile.
   reindexMemorySearch(database.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>

@@ -4,7 +4,7 @@ import type { Sanitizer } from '../hooks/sanitize';
 import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
 import { createAuditService } from './audit';
-import { createAuthentication } from './authentication';
+import { createAuthentication, type KeyCache } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createHookIngestService } from './hooks';
 import { createMembersService } from './members';
@@ -24,14 +24,14 @@ export interface ArchiveDeps {
   sanitizer: Sanitizer;
 }
 
-export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
+export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: KeyCache, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
-  const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
+  const memory = createMemoryService(deps, createMemoryRedaction(archive.sanitizer));
   const members = createMembersService(deps, apiKeys, archive.archiver);
   const hooks = createHookIngestService({ ...deps, sanitizer: archive.sanitizer, onSealNeeded: () => archive.archiver.wake() });
   return {
     apiKeys,
-    authentication: createAuthentication(deps, oidc),
+    authentication: createAuthentication(deps, keys, oidc),
     members,
     orgs: createOrgService(deps),
     operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),

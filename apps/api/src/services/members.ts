@@ -50,7 +50,7 @@ export function normaliseEmail(email: string): string {
  * audited in its own transaction, and objects in storage are deleted right after the
  * commit (and retried until they are gone).
  */
-export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'>, apiKeys: ApiKeyService, archiver: Archiver) {
+export function createMembersService({ db, clock, credentials }: Pick<ServiceDeps, 'db' | 'clock' | 'credentials'>, apiKeys: ApiKeyService, archiver: Archiver) {
   /** Deletes a member's private memories and, optionally, their workstreams, in `tx`. */
   async function purge(tx: Executor, org: OrgScope, userId: string, withWorkstreams: boolean) {
     const memories = await purgeMemberMemories(tx, org, userId);
@@ -176,6 +176,7 @@ export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'cl
         });
         return { user: { ...target, removedAt: now }, keysRevoked, ...result };
       });
+      await credentials.changed(org.orgId);
       await archiver.purgeObjects(done.objectKeys, []);
       return { user: done.user, keysRevoked: done.keysRevoked, deleted: done.counts };
     },

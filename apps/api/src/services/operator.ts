@@ -41,7 +41,7 @@ export type OperatorService = ReturnType<typeof createOperatorService>;
  * scope it found. Every action is audited as the operator's.
  */
 export function createOperatorService(
-  { db, clock }: Pick<ServiceDeps, 'db' | 'clock'>,
+  { db, clock, credentials }: Pick<ServiceDeps, 'db' | 'clock' | 'credentials'>,
   deps: { apiKeys: ApiKeyService; members: MembersService; archiver: Archiver },
 ) {
   async function orgScope(ex: Executor, orgId: string): Promise<OrgScope> {
@@ -99,6 +99,7 @@ export function createOperatorService(
         await recordAudit(tx, clock, org, operatorActor(requestId), { action: 'org.delete', targetType: 'org', targetId: orgId, counts });
         return { counts, objectKeys: workstreams.objectKeys };
       });
+      await credentials.changed(orgId);
       await deps.archiver.purgeObjects(done.objectKeys, [`orgs/${orgId}/`]);
       return done.counts;
     },
@@ -130,6 +131,7 @@ export function createOperatorService(
         if (!(await revokeApiKey(tx, owner, keyId, clock.now()))) throw notFound('API key');
         await recordAudit(tx, clock, owner, operatorActor(requestId), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
       });
+      await credentials.changed(owner.orgId);
     },
   };
 }
