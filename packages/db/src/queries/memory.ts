@@ -131,14 +131,11 @@ function hasTag(tag: Bindable | undefined): SQL | undefined {
 /** Statement shapes for loading contexts: ids are padded up to one of these counts. */
 const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
 
-/** Loads the contexts of memories already read under `scope`. */
-async function attachContexts<T extends MemoryColumns>(
-  ex: Executor,
-  scope: OwnerScope,
-  rows: T[],
-): Promise<(T & { contexts: MemoryContextRecord[] })[]> {
+/** The contexts of memories already read under `scope`, by memory id (no statement when none has any). */
+async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<Map<string, MemoryContextRecord[]>> {
+  const byMemory = new Map<string, MemoryContextRecord[]>();
   const withContexts = rows.filter((row) => row.contextCount > 0);
-  if (withContexts.length === 0) return rows.map((row) => ({ ...row, contexts: [] }));
+  if (withContexts.length === 0) return byMemory;
   const ids = padded(
     withContexts.map((row) => row.id),
     CONTEXT_BATCH_SIZES,
@@ -159,13 +156,43 @@ async function attachContexts<T extends MemoryColumns>(
       .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id)),
   );
   const contextRows: MemoryContextRow[] = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
-  const byMemory = new Map<string, MemoryContextRecord[]>();
-  for (const { memoryId, orgId: _orgId, ...context } of contextRows) {
-    const list = byMemory.get(memoryId) ?? [];
-    list.push(context);
-    byMemory.set(memoryId, list);
+  for (const row of contextRows) {
+    const context: MemoryContextRecord = {
+      id: row.id,
+      snippet: row.snippet,
+      citation: row.citation,
+      conversationId: row.conversationId,
+      messageId: row.messageId,
+      origin: row.origin,
+      createdAt: row.createdAt,
+    };
+    const list = byMemory.get(row.memoryId);
+    if (list) list.push(context);
+    else byMemory.set(row.memoryId, [context]);
   }
-  return rows.map((row) => ({ ...row, contexts: byMemory.get(row.id) ?? [] }));
+  return byMemory;
+}
+
+/** A memory as read, with its contexts: one object built once, without the read-only columns. */
+function memoryRecordOf(row: MemoryColumns, contexts: Map<string, MemoryContextRecord[]>): MemoryRecord {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    userId: row.userId,
+    scope: row.scope,
+    source: row.source,
+    content: row.content,
+    tags: row.tags,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    contexts: contexts.get(row.id) ?? [],
+  };
+}
+
+/** Loads the contexts of memories already read under `scope`. */
+async function attachContexts(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<MemoryRecord[]> {
+  const contexts = await contextsOf(ex, scope, rows);
+  return rows.map((row) => memoryRecordOf(row, contexts));
 }
 
 /**
@@ -319,16 +346,14 @@ export async function searchMemories(
     ),
   ]);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);
-  const withContexts = await attachContexts(
+  const contexts = await contextsOf(
     ex,
     scope,
-    ranked.map(({ row: { score: _innodb, searchTerms: _terms, ...row } }) => row),
+    ranked.map((result) => result.row),
   );
-  return withContexts.map(({ contextCount: _count, ...record }, i) => ({
-    ...record,
-    score: ranked[i]!.score,
-    match: { ...ranked[i]!.match, highlights: highlightsOf(record.content, ranked[i]!.matched) },
-  }));
+  return ranked.map(({ row, score, match, matched }) =>
+    Object.assign(memoryRecordOf(row, contexts), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+  );
 }
 
 /**

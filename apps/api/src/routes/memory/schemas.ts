@@ -171,6 +171,11 @@ export type MemoryResponse = z.infer<typeof MemorySchema>;
 export type SearchResultResponse = z.infer<typeof SearchResultSchema>;
 
 export function toMemoryResponse(record: MemoryRecord): MemoryResponse {
+  return memoryFieldsOf(record);
+}
+
+/** The wire fields of a memory, in one object that callers may add to (no second copy). */
+function memoryFieldsOf<Extra extends object = object>(record: MemoryRecord, extra?: Extra): MemoryResponse & Extra {
   return {
     id: record.id,
     scope: record.scope,
@@ -188,13 +193,14 @@ export function toMemoryResponse(record: MemoryRecord): MemoryResponse {
     })),
     created_at: record.createdAt.toISOString(),
     updated_at: record.updatedAt.toISOString(),
+    ...(extra as Extra),
   };
 }
 
 export function toSavedMemoryResponse(saved: MemoryRecord & { redacted: number }): z.infer<typeof SavedMemorySchema> {
-  return { ...toMemoryResponse(saved), redacted: saved.redacted };
+  return memoryFieldsOf(saved, { redacted: saved.redacted });
 }
 
 export function toSearchResult(record: ScoredMemoryRecord): SearchResultResponse {
-  return { ...toMemoryResponse(record), score: record.score, match: record.match };
+  return memoryFieldsOf(record, { score: record.score, match: record.match });
 }
