@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../client';
 import {
   memory,
@@ -6,7 +7,6 @@ import {
   orgs,
   type Citation,
   type ContextOrigin,
-  type MemoryContextRow,
   type MemoryScope,
   type MemorySource,
 } from '../schema';
@@ -18,6 +18,13 @@ import { booleanAgainst, parseSearchQuery } from '../search/query';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
 import { applyStatsDelta, deleteOwnerStats, readOwnersStats, statsDeltaOf, type OwnerStatsDelta } from '../search/stats';
 
+/**
+ * A timestamp as the API answers it: ISO 8601 in UTC with milliseconds
+ * (`2026-11-30T12:00:00.000Z`). Reads take it from the driver's text as it comes
+ * (isoTimestamp), never through a Date.
+ */
+export type IsoTimestamp = string;
+
 export interface MemoryContextRecord {
   id: string;
   snippet: string;
@@ -25,8 +32,11 @@ export interface MemoryContextRecord {
   conversationId: string | null;
   messageId: string | null;
   origin: ContextOrigin;
-  createdAt: Date;
+  createdAt: IsoTimestamp;
 }
+
+/** A context to save: its creation time as a Date, like every value written. */
+export type NewMemoryContext = Omit<MemoryContextRecord, 'createdAt'> & { createdAt: Date };
 
 export interface MemoryRecord {
   id: string;
@@ -36,8 +46,8 @@ export interface MemoryRecord {
   source: MemorySource;
   content: string;
   tags: string[];
-  createdAt: Date;
-  updatedAt: Date;
+  createdAt: IsoTimestamp;
+  updatedAt: IsoTimestamp;
   contexts: MemoryContextRecord[];
 }
 
@@ -54,7 +64,16 @@ export interface NewMemory {
   content: string;
   tags: string[];
   createdAt: Date;
-  contexts: MemoryContextRecord[];
+  contexts: NewMemoryContext[];
+}
+
+/**
+ * A DATETIME(3) column read as the API answers it. The driver hands drizzle the server's
+ * text (`2026-11-30 12:00:00.000`, the pool's time zone is UTC); two characters make it
+ * ISO 8601, where a Date would be parsed only to be formatted back.
+ */
+function isoTimestamp(column: AnyMySqlColumn): SQL<IsoTimestamp> {
+  return sql<IsoTimestamp>`${column}`.mapWith((text: string) => `${text.replace(' ', 'T')}Z`);
 }
 
 // Every column but search_terms, which is large and only for the index.
@@ -66,8 +85,8 @@ const memoryColumns = {
   source: memory.source,
   content: memory.content,
   tags: memory.tags,
-  createdAt: memory.createdAt,
-  updatedAt: memory.updatedAt,
+  createdAt: isoTimestamp(memory.createdAt),
+  updatedAt: isoTimestamp(memory.updatedAt),
   contextCount: memory.contextCount,
 };
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
@@ -142,7 +161,16 @@ async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly Memory
   );
   const query = preparedOn(ex, `contexts:${ids.length}`, (on) =>
     on
-      .select()
+      .select({
+        id: memoryContext.id,
+        memoryId: memoryContext.memoryId,
+        snippet: memoryContext.snippet,
+        citation: memoryContext.citation,
+        conversationId: memoryContext.conversationId,
+        messageId: memoryContext.messageId,
+        origin: memoryContext.origin,
+        createdAt: isoTimestamp(memoryContext.createdAt),
+      })
       .from(memoryContext)
       .where(
         and(
@@ -155,7 +183,7 @@ async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly Memory
       )
       .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id)),
   );
-  const contextRows: MemoryContextRow[] = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
+  const contextRows = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
   for (const row of contextRows) {
     const context: MemoryContextRecord = {
       id: row.id,
@@ -240,9 +268,9 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
     source: input.source,
     content: input.content,
     tags: input.tags,
-    createdAt: input.createdAt,
-    updatedAt: input.createdAt,
-    contexts: input.contexts,
+    createdAt: input.createdAt.toISOString(),
+    updatedAt: input.createdAt.toISOString(),
+    contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
   };
 }
 
@@ -396,7 +424,7 @@ export async function writeMemoryChange(
     .set({ content, tags, updatedAt: change.updatedAt, ...reindexed?.columns })
     .where(where);
   if (reindexed) await applyStatsDelta(ex, current.orgId, statsOwnerOf(current), reindexed.delta);
-  return { ...current, content, tags, updatedAt: change.updatedAt };
+  return { ...current, content, tags, updatedAt: change.updatedAt.toISOString() };
 }
 
 /** What an admin may know of any memory of their org: who owns it and its scope, never its text. */

@@ -189,10 +189,10 @@ function memoryFieldsOf<Extra extends object = object>(record: MemoryRecord, ext
       conversation_id: context.conversationId,
       message_id: context.messageId,
       origin: context.origin,
-      created_at: context.createdAt.toISOString(),
+      created_at: context.createdAt,
     })),
-    created_at: record.createdAt.toISOString(),
-    updated_at: record.updatedAt.toISOString(),
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
     ...(extra as Extra),
   };
 }
