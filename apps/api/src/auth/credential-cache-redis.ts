@@ -45,7 +45,6 @@ export function createRedisCredentialBroadcast(
       await publisher.publish(channel, orgId);
     },
     async close() {
-      await subscribed;
       for (const client of [publisher, subscriber]) {
         if (client.status === 'ready') await client.quit().catch(() => {});
         client.disconnect();
