@@ -44,6 +44,8 @@ import { registerDocsRoutes } from './routes/system/docs';
 import { registerHealthRoutes } from './routes/system/health';
 import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
+import { createKeyCache, type KeyCache } from './services/authentication';
+import { createMaintenance, type Maintenance } from './services/maintenance';
 import { createOidcEnrolment } from './services/oidc-enrolment';
 
 
@@ -70,6 +72,10 @@ export interface MemoryBankApp {
   metrics: AppMetrics | null;
   /** Serves GET /metrics on a port of its own (METRICS_PORT); close() closes it. */
   serveMetrics(port: number, hostname?: string): Promise<Server>;
+  /** API-key lookups remembered for API_KEY_CACHE_MS (ready(): hears other processes' changes). */
+  keyCache: KeyCache;
+  /** Background housekeeping (expired Idempotency-Keys): start() it (the server does). */
+  maintenance: Maintenance;
   /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
@@ -98,8 +104,9 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   const oidc = oidcEnabled(config)
     ? createOidcAuthenticator({ db: deps.db, config, clock, logger, enrolment: createOidcEnrolment({ db: deps.db, clock, logger }) })
     : null;
+  const keyCache = createKeyCache(config, logger);
   const services = createServices(
-    { db: deps.db, logger, clock, config },
+    { db: deps.db, logger, clock, config, credentials: keyCache },
     {
       store,
       archiver,
@@ -111,9 +118,11 @@ export function createApp(deps: AppDeps): MemoryBankApp {
         },
       }),
     },
+    keyCache,
     oidc,
   );
   const limiter = createRequestLimiter(config, logger);
+  const maintenance = createMaintenance({ db: deps.db, clock, logger });
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   // Outermost, so the span and the duration cover every other middleware.
@@ -225,12 +234,16 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       metricsServers.push(server);
       return server;
     },
+    keyCache,
+    maintenance,
     async close({ flush }) {
       await archiver.stop(flush);
+      await maintenance.stop();
       metrics?.close();
       for (const server of metricsServers) server.closeAllConnections();
       await Promise.all(metricsServers.map((server) => new Promise((resolve) => server.close(resolve))));
       await limiter.close();
+      await keyCache.close();
       await opened?.close();
     },
   };

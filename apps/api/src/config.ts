@@ -85,6 +85,7 @@ const configSchema = z.object({
   RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(20_000),
   RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(50_000),
   RATE_LIMIT_ORG_BURST: z.coerce.number().int().min(1).default(100_000),
+  API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   REDIS_URL: optionalString.refine((value) => value === undefined || /^rediss?:\/\//.test(value), { message: 'must look like redis://127.0.0.1:6379' }),
   MEMORY_QUOTA_PER_ORG: z.coerce.number().int().min(0).default(0),
   METRICS_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {

@@ -35,3 +35,17 @@ export function errorForLog(error: unknown): Record<string, unknown>[] {
   }
   return chain;
 }
+
+/**
+ * A warning for an outage, logged with its error at most once per `everyMs` (a dependency
+ * that is away would otherwise log once per request).
+ */
+export function throttledWarning(logger: Logger, message: string, everyMs: number): (error: unknown) => void {
+  let warnedAt = -Infinity;
+  return (error) => {
+    const at = performance.now();
+    if (at - warnedAt < everyMs) return;
+    warnedAt = at;
+    logger.warn({ error: errorForLog(error) }, message);
+  };
+}

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const { applied } = await migrateDatabase(handle.pool);
   logger.info({ database, created, migrations_applied: applied }, 'database ready');
   const built = createApp({ db: handle.db, config, logger, ...(tracing && { tracer: tracing.tracer }) });
-  const { app, mcp, archiver, store } = built;
+  const { app, mcp, archiver, store, maintenance } = built;
   // Build the MCP tools now: a bad OpenAPI document (say, two arguments of one tool
   // with the same name) stops start-up instead of the first agent's request.
   mcp.tools();
@@ -56,6 +56,7 @@ async function main(): Promise<void> {
   // Seals what is pending (from before a crash, too) and keeps sealing in the background.
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
+  maintenance.start();
   // Memories saved before the current search format are re-indexed in the background
   // (docs/operations.md#search-re-index); they stay findable by their exact words meanwhile.
   reindexMemorySearch(handle.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>

@@ -18,13 +18,14 @@ function sources(directory: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** Where the system entry point may be imported: authentication, the operator's tools, the archive, the process entry points, system health. */
+/** Where the system entry point may be imported: authentication, the operator's tools, the archive, the process entry points, system health, background maintenance. */
 const SYSTEM_IMPORTERS = [
   /^archive\//,
   /^auth\/oidc\.ts$/,
   /^services\/authentication\.ts$/,
   /^services\/operator\.ts$/,
   /^services\/system\.ts$/,
+  /^services\/maintenance\.ts$/,
   /^cli\.ts$/,
   /^main\.ts$/,
 ];

@@ -13,7 +13,9 @@ beforeAll(async () => {
   const viaProxy = new URL(real);
   viaProxy.hostname = '127.0.0.1';
   viaProxy.port = String(proxy.port);
-  server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { REQUEST_TIMEOUT_MS: '1500' } });
+  // No key cache: every request here must reach the database (a cached key would let
+  // /mcp tools/list, which needs nothing else, answer through an outage).
+  server = await startTestServer({ databaseUrl: viaProxy.toString(), env: { REQUEST_TIMEOUT_MS: '1500', API_KEY_CACHE_MS: '0' } });
   user = (await createTenant(server.services, server.url)).owner;
 });
 afterAll(async () => {

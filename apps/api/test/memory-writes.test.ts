@@ -1,4 +1,5 @@
 import mysql from 'mysql2/promise';
+import { purgeExpiredIdempotencyKeysEverywhere } from '@memory-bank/db/system';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
@@ -121,23 +122,42 @@ describe('POST /v1/memory with Idempotency-Key', () => {
     expect(dump).not.toContain('hash only body');
   });
 
-  it('keys expire after 24 h: a retry then saves anew, and expired rows of the org are purged on its next keyed write', async () => {
+  it('keys expire after 24 h: a retry then saves anew; expired keys are deleted in the background, not by requests', async () => {
+    const expiredCount = async () => {
+      const [rows] = await server.database.pool.query<mysql.RowDataPacket[]>(
+        'SELECT COUNT(*) AS n FROM idempotency_keys WHERE org_id = ? AND created_at < NOW(3) - INTERVAL 24 HOUR',
+        [tenant.orgId],
+      );
+      return Number(rows[0]!.n);
+    };
     const key = freshKey();
     const first = await save(tenant.owner, { content: 'expiring note' }, key);
+    expect((await save(tenant.owner, { content: 'another expiring note' }, freshKey())).status).toBe(201);
     await server.database.pool.query('UPDATE idempotency_keys SET created_at = created_at - INTERVAL 25 HOUR WHERE org_id = ?', [tenant.orgId]);
+    const fresh = freshKey();
+    expect((await save(tenant.owner, { content: 'a fresh keyed note' }, fresh)).status).toBe(201);
     const later = await save(tenant.owner, { content: 'expiring note' }, key);
     expect(later.status).toBe(201);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
     expect(later.body.id).not.toBe(first.body.id);
-    await expect
-      .poll(async () => {
-        const [rows] = await server.database.pool.query<mysql.RowDataPacket[]>(
-          'SELECT COUNT(*) AS n FROM idempotency_keys WHERE org_id = ? AND created_at < NOW(3) - INTERVAL 24 HOUR',
-          [tenant.orgId],
-        );
-        return Number(rows[0]!.n);
-      })
-      .toBe(0);
+    // The keyed saves sent no purge of their own: the other expired key is still there.
+    expect(await expiredCount()).toBeGreaterThan(0);
+    expect(await server.maintenance.runOnce()).toBeGreaterThan(0);
+    expect(await expiredCount()).toBe(0);
+    // Live keys stay: both replay.
+    expect((await save(tenant.owner, { content: 'expiring note' }, key)).headers.get('idempotent-replayed')).toBe('true');
+    expect((await save(tenant.owner, { content: 'a fresh keyed note' }, fresh)).headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('the background purge deletes in bounded batches', async () => {
+    const org = await createTenant(server.services, server.url);
+    for (let i = 0; i < 5; i++) expect((await save(org.owner, { content: `batched ${i}` }, freshKey())).status).toBe(201);
+    await server.database.pool.query('UPDATE idempotency_keys SET created_at = created_at - INTERVAL 25 HOUR WHERE org_id = ?', [org.orgId]);
+    const before = new Date(Date.now() - 24 * 60 * 60 * 1000);
+    const purged = await purgeExpiredIdempotencyKeysEverywhere(server.database.db, before, { orgs: 1000, batch: 2 });
+    expect(purged.full).toBe(true);
+    const [rows] = await server.database.pool.query<mysql.RowDataPacket[]>('SELECT COUNT(*) AS n FROM idempotency_keys WHERE org_id = ?', [org.orgId]);
+    expect(Number(rows[0]!.n)).toBe(3);
   });
 
   it('a replay of a memory deleted since answers 404', async () => {

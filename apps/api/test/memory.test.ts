@@ -64,6 +64,13 @@ describe('POST /v1/memory', () => {
     const read = await tenant.owner.api.get<MemoryResponse>(`/v1/memory/${res.body.id}`);
     expect(read.status).toBe(200);
     expect({ ...read.body, redacted: 0 }).toEqual(res.body);
+    // Lists and searches answer the same fields, dates to the millisecond with Z included.
+    const { redacted: _redacted, ...memory } = res.body as MemoryResponse & { redacted: number };
+    const listed = await tenant.owner.api.get<{ memories: MemoryResponse[] }>('/v1/memory?limit=50');
+    expect(listed.body.memories.find((m) => m.id === memory.id)).toEqual(memory);
+    const found = await tenant.owner.api.get<{ results: MemoryResponse[] }>('/v1/memory/search?q=tabs');
+    expect(found.body.results.find((m) => m.id === memory.id)).toMatchObject(memory);
+    expect(memory.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('decides source itself and does not echo unknown fields', async () => {

@@ -128,6 +128,7 @@ describe('createRequestLimiter', () => {
     keyId,
     scopes: [],
     recallBudgetChars: null,
+    redactsMemorySecrets: true,
     requestId: 'req',
   });
   const context = () => {

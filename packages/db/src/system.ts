@@ -1,7 +1,8 @@
 /*
  * @memory-bank/db/system — what legitimately crosses tenants. Imported only by
  * authentication (it establishes scopes), the operator's tools, the archive (sealer,
- * deleter, doctor, rebuild), the process entry points and system health; a test keeps it
+ * deleter, doctor, rebuild), the process entry points, system health and background
+ * maintenance; a test keeps it
  * so (apps/api/test/boundaries.test.ts).
  */
 export { openDatabase, type DatabaseHandle, type DatabaseOptions } from './client';
@@ -16,3 +17,4 @@ export * from './system/bulk-import';
 export { applyStatsDelta, statsDeltaOf } from './search/stats';
 export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export * from './system/health';
+export * from './system/idempotency';

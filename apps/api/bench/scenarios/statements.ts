@@ -7,9 +7,10 @@ export type Statement = { sql: string; params: unknown[] };
 
 /**
  * The statements the API sends for one search by the probe tenant — the key lookup, the
- * search, the contexts — captured from the very query helpers it uses.
+ * search, the contexts — captured from the very query helpers it uses. `all` is what
+ * follows the key lookup (`auth`), which the API sends once per key cache window.
  */
-export async function searchStatements(ctx: BenchContext, query: string): Promise<{ all: Statement[]; search: Statement }> {
+export async function searchStatements(ctx: BenchContext, query: string): Promise<{ auth: Statement; all: Statement[]; search: Statement }> {
   const all: Statement[] = [];
   ctx.capture.capturing = all;
   try {
@@ -18,7 +19,8 @@ export async function searchStatements(ctx: BenchContext, query: string): Promis
   } finally {
     ctx.capture.capturing = null;
   }
-  const search = all.find((statement) => /MATCH\s*\(/i.test(statement.sql));
-  if (!search) throw new Error(`no search statement captured for "${query}"`);
-  return { all, search };
+  const [auth, ...rest] = all;
+  const search = rest.find((statement) => /MATCH\s*\(/i.test(statement.sql));
+  if (!auth || !search) throw new Error(`no search statement captured for "${query}"`);
+  return { auth, all: rest, search };
 }

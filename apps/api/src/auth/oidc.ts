@@ -148,14 +148,16 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
     }
   }
 
-  async function resolveUser(identity: OidcIdentity, claims: JWTPayload, requestId: string, retried = false): Promise<UserRow | null> {
+  /** The user a verified identity signs in as, with their org's `redact_memory_secrets`. */
+  async function resolveUser(identity: OidcIdentity, claims: JWTPayload, requestId: string, retried = false): Promise<{ user: UserRow; redactsMemorySecrets: boolean } | null> {
     const orgClaim = claims[config.OIDC_ORG_CLAIM];
     const linked = await findUserByOidcIdentity(db, identity);
     if (linked) {
       if (linked.removedAt) return null;
       // An identity belongs to one org; a token for another org is not this user's.
       if (orgClaim !== undefined && orgClaim !== linked.orgId) return null;
-      return linked;
+      const { redactMemorySecrets, ...user } = linked;
+      return { user, redactsMemorySecrets: redactMemorySecrets };
     }
     const org = typeof orgClaim === 'string' && isId('org', orgClaim) ? await findOrgById(db, orgClaim) : null;
     if (!org) return null;
@@ -167,7 +169,7 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
       if (!isDuplicateKey(error)) throw error;
       outcome = 'retry';
     }
-    if (outcome !== 'retry') return outcome;
+    if (outcome !== 'retry') return outcome && { user: outcome, redactsMemorySecrets: org.redactMemorySecrets };
     if (retried) {
       logger.warn({ org_id: orgClaim, oidc_iss: identity.issuer, oidc_sub: identity.subject }, 'OIDC sign-in refused: could not enrol the identity');
       return null;
@@ -179,9 +181,10 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
     async authenticate(token: string, requestId: string): Promise<Principal | null> {
       const claims = await verify(token);
       if (!claims) return null;
-      const user = await resolveUser({ issuer, subject: claims.sub }, claims, requestId);
-      if (!user) return null;
-      return { scope: ownerScopeOf(user), via: 'oidc', keyId: null, scopes: defaultScopes(user.role), recallBudgetChars: null, requestId };
+      const resolved = await resolveUser({ issuer, subject: claims.sub }, claims, requestId);
+      if (!resolved) return null;
+      const { user, redactsMemorySecrets } = resolved;
+      return { scope: ownerScopeOf(user), via: 'oidc', keyId: null, scopes: defaultScopes(user.role), recallBudgetChars: null, redactsMemorySecrets, requestId };
     },
   };
 }

@@ -14,6 +14,11 @@ export interface Principal {
   readonly scopes: readonly ApiKeyScope[];
   /** The recall budget of the API key, in characters; null: the default (OIDC sign-ins too). */
   readonly recallBudgetChars: number | null;
+  /**
+   * The org setting `redact_memory_secrets`, read with the credential (so it is as fresh as
+   * the credential: see the key cache's window, docs/api.md#authentication).
+   */
+  readonly redactsMemorySecrets: boolean;
   readonly requestId: string;
 }
 

@@ -1,6 +1,6 @@
 import { Redis, type Result } from 'ioredis';
 import type { Logger } from 'pino';
-import { errorForLog } from '../logger';
+import { throttledWarning } from '../logger';
 import type { Bucket, BucketStore, TakeOutcome } from './rate-limit';
 
 declare module 'ioredis' {
@@ -96,13 +96,7 @@ export function createRedisBucketStore(url: string, logger: Logger, options: Red
   });
   client.defineCommand('memoryBankTakeTokens', { lua: TAKE_TOKENS });
 
-  let warnedAt = -Infinity;
-  const warn = (error: unknown) => {
-    const at = performance.now();
-    if (at - warnedAt < WARN_EVERY_MS) return;
-    warnedAt = at;
-    logger.warn({ error: errorForLog(error) }, 'rate limits are not enforced: Redis (REDIS_URL) is unavailable; admitting requests');
-  };
+  const warn = throttledWarning(logger, 'rate limits are not enforced: Redis (REDIS_URL) is unavailable; admitting requests', WARN_EVERY_MS);
   client.on('error', warn);
 
   // Connect now so the first requests find a ready client; until this settles (at most

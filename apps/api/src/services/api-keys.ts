@@ -25,7 +25,7 @@ export interface IssuedApiKey {
 
 export type ApiKeyService = ReturnType<typeof createApiKeyService>;
 
-export function createApiKeyService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'>) {
+export function createApiKeyService({ db, clock, credentials }: Pick<ServiceDeps, 'db' | 'clock' | 'credentials'>) {
   /** Creates a key for a user of the org within the caller's transaction. */
   async function issue(
     ex: Executor,
@@ -80,6 +80,7 @@ export function createApiKeyService({ db, clock }: Pick<ServiceDeps, 'db' | 'clo
         if (!(await revokeApiKey(tx, principal.scope, keyId, clock.now()))) throw notFound('API key');
         await recordAudit(tx, clock, principal.scope, actorOf(principal), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
       });
+      await credentials.changed(principal.scope.orgId);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@memory-bank/db';
 import type { Logger } from 'pino';
+import type { CredentialChanges } from '../auth/credential-cache';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 
@@ -9,4 +10,6 @@ export interface ServiceDeps {
   clock: Clock;
   logger: Logger;
   config: Config;
+  /** Told of every change to who a credential is and what it may do (the key cache forgets). */
+  credentials: CredentialChanges;
 }

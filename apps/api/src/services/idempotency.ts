@@ -5,19 +5,13 @@ import {
   findIdempotencyKey,
   inTransaction,
   isDuplicateKey,
-  purgeExpiredIdempotencyKeys,
   type Database,
 } from '@memory-bank/db';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
-import { errorForLog } from '../logger';
 import { IDEMPOTENCY_LIMITS } from '../limits';
 import type { ServiceDeps } from './deps';
-
-
-/** Expired keys deleted, at most, after each keyed write of an org. */
-const PURGE_BATCH = 100;
 
 /** A write a client may retry: its key, the operation, and the validated request it carries. */
 export interface IdempotentRequest {
@@ -56,15 +50,9 @@ export type IdempotencyService = ReturnType<typeof createIdempotencyService>;
  * same key one writes and the others wait on its row, then replay. A write that fails rolls
  * its claim back: errors are not remembered, a retry runs again. Only hashes and the result
  * id are stored, never a body: a replay re-reads the resource as it is now (a deleted one
- * answers 404).
+ * answers 404). Expired keys are deleted in the background (services/maintenance.ts).
  */
-export function createIdempotencyService({ db, clock, logger }: Pick<ServiceDeps, 'db' | 'clock' | 'logger'>) {
-  function purgeExpired(principal: Principal, before: Date): void {
-    purgeExpiredIdempotencyKeys(db, principal.scope, before, PURGE_BATCH).catch((error: unknown) =>
-      logger.warn({ error: errorForLog(error), org_id: principal.scope.orgId }, 'could not purge expired idempotency keys'),
-    );
-  }
-
+export function createIdempotencyService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'>) {
   return {
     async once<T>(
       principal: Principal,
@@ -90,7 +78,6 @@ export function createIdempotencyService({ db, clock, logger }: Pick<ServiceDeps
             await completeIdempotencyKey(tx, caller, keyHash, { status: answer.status, resultId: answer.resultId });
             return answer;
           });
-          purgeExpired(principal, expiredBefore);
           return { status: first.status, result: first.result, replayed: false };
         } catch (error) {
           if (!(error instanceof KeyTaken)) throw error;

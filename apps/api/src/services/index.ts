@@ -5,7 +5,7 @@ import type { HookEventsRecorded } from './hooks';
 import type { Authenticator } from '../auth/principal';
 import { createApiKeyService } from './api-keys';
 import { createAuditService } from './audit';
-import { createAuthentication } from './authentication';
+import { createAuthentication, type KeyCache } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createHookIngestService } from './hooks';
 import { createMembersService } from './members';
@@ -28,9 +28,9 @@ export interface ArchiveDeps {
   onHookEventsRecorded?: (recorded: HookEventsRecorded) => void;
 }
 
-export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Authenticator | null = null) {
+export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: KeyCache, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
-  const memory = createMemoryService(deps, createMemoryRedaction(deps.db, archive.sanitizer));
+  const memory = createMemoryService(deps, createMemoryRedaction(archive.sanitizer));
   const members = createMembersService(deps, apiKeys, archive.archiver);
   const hooks = createHookIngestService({
     ...deps,
@@ -40,7 +40,7 @@ export function createServices(deps: ServiceDeps, archive: ArchiveDeps, oidc: Au
   });
   return {
     apiKeys,
-    authentication: createAuthentication(deps, oidc),
+    authentication: createAuthentication(deps, keys, oidc),
     members,
     orgs: createOrgService(deps),
     operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),

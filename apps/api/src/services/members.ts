@@ -52,7 +52,7 @@ export function normaliseEmail(email: string): string {
  * audited in its own transaction, and objects in storage are deleted right after the
  * commit (and retried until they are gone).
  */
-export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'>, apiKeys: ApiKeyService, archiver: Archiver) {
+export function createMembersService({ db, clock, credentials }: Pick<ServiceDeps, 'db' | 'clock' | 'credentials'>, apiKeys: ApiKeyService, archiver: Archiver) {
   /** Deletes a member's private memories and, optionally, their workstreams, in `tx`. */
   async function purge(tx: Executor, org: OrgScope, userId: string, withWorkstreams: boolean) {
     const memories = await purgeMemberMemories(tx, org, userId);
@@ -147,14 +147,14 @@ export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'cl
     /**
      * Gives a member another role. Admins change members and admins between those two roles;
      * only owners make or unmake owners (and change an owner); nobody changes their own role;
-     * an org keeps an owner. The role is read on every request, so the change applies to the
-     * member's next call. Demoted to member, their keys lose the admin scope; promoted, they
+     * an org keeps an owner. The change applies to the member's next call (cached key holders
+     * are dropped, in other processes too). Demoted to member, their keys lose the admin scope; promoted, they
      * need a key with it (issued by the operator, or an OIDC sign-in) for admin powers.
      */
     async changeRole(principal: Principal, userId: string, role: Role): Promise<UserRow> {
       requireAdmin(principal, 'change roles');
       const org = principal.scope;
-      return inTransaction(db, async (tx) => {
+      const changed = await inTransaction(db, async (tx) => {
         const target = await member(tx, org, userId);
         if (target.removedAt) throw notFound('Member');
         if (target.id === org.userId) throw new AppError('conflict', 'You cannot change your own role; ask another admin or owner');
@@ -167,6 +167,9 @@ export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'cl
         await recordAudit(tx, clock, org, actorOf(principal), { action: 'member.role', targetType: 'user', targetId: userId, counts: { keys_changed: keysChanged } });
         return { ...target, role };
       });
+      // Cached key holders carry the role and scopes: forget them here and in other processes.
+      await credentials.changed(org.orgId);
+      return changed;
     },
 
     /**
@@ -203,6 +206,7 @@ export function createMembersService({ db, clock }: Pick<ServiceDeps, 'db' | 'cl
         });
         return { user: { ...target, removedAt: now }, keysRevoked, ...result };
       });
+      await credentials.changed(org.orgId);
       await archiver.purgeObjects(done.objectKeys, []);
       return { user: done.user, keysRevoked: done.keysRevoked, deleted: done.counts };
     },

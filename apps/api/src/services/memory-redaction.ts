@@ -1,6 +1,6 @@
-import { orgRedactsMemorySecrets, type Database, type OrgScope } from '@memory-bank/db';
 import { countRedactionMarkers, type Sanitizer } from '../hooks/sanitize';
 import type { MemoryRecord } from '@memory-bank/db';
+import type { Principal } from '../auth/principal';
 
 /** A value as it will be stored, and how many secrets in it became `[REDACTED:<kind>]`. */
 export interface RedactedValue<T> {
@@ -15,10 +15,11 @@ export type MemoryRedaction = ReturnType<typeof createMemoryRedaction>;
  * a key an agent pastes into "remember this" is not stored. An org may turn it off for
  * its memories (`redact_memory_secrets`).
  */
-export function createMemoryRedaction(db: Database, sanitizer: Sanitizer) {
+export function createMemoryRedaction(sanitizer: Sanitizer) {
   return {
-    async redact<T>(org: OrgScope, value: T): Promise<RedactedValue<T>> {
-      if (!(await orgRedactsMemorySecrets(db, org))) return { value, redacted: 0 };
+    /** The org's setting comes with the caller's credential (Principal), so this costs no statement. */
+    redact<T>(principal: Pick<Principal, 'redactsMemorySecrets'>, value: T): RedactedValue<T> {
+      if (!principal.redactsMemorySecrets) return { value, redacted: 0 };
       const { value: kept, report } = sanitizer.sanitize(value);
       let redacted = 0;
       for (const count of Object.values(report.redactions)) redacted += count;

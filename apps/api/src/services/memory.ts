@@ -91,7 +91,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     async create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<SavedMemory> {
       const scope = input.scope ?? 'user';
       if (scope === 'org') requireAdmin(principal, 'save org-shared memories');
-      const { value: kept, redacted } = await redaction.redact(principal.scope, { content: input.content, contexts: input.contexts ?? [] });
+      const { value: kept, redacted } = redaction.redact(principal, { content: input.content, contexts: input.contexts ?? [] });
       const now = clock.now();
       const memory = {
         id: newId('memory', now),
@@ -155,7 +155,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     async update(principal: Principal, id: string, change: MemoryChange, preconditions: WritePreconditions = {}): Promise<SavedMemory> {
       if (!isId('memory', id)) throw notFound('Memory');
       const { value: content, redacted } =
-        change.content === undefined ? { value: undefined, redacted: 0 } : await redaction.redact(principal.scope, change.content);
+        change.content === undefined ? { value: undefined, redacted: 0 } : redaction.redact(principal, change.content);
       const updated = await inTransaction(db, async (tx) => {
         const current = await lockVisibleMemory(tx, principal.scope, id);
         if (!current) throw notFound('Memory');

@@ -43,13 +43,17 @@ export type OperatorService = ReturnType<typeof createOperatorService>;
  * scope it found. Every action is audited as the operator's.
  */
 export function createOperatorService(
-  { db, clock }: Pick<ServiceDeps, 'db' | 'clock'>,
+  { db, clock, credentials }: Pick<ServiceDeps, 'db' | 'clock' | 'credentials'>,
   deps: { apiKeys: ApiKeyService; members: MembersService; archiver: Archiver },
 ) {
-  async function orgScope(ex: Executor, orgId: string): Promise<OrgScope> {
+  async function orgRow(ex: Executor, orgId: string) {
     const org = isId('org', orgId) ? await findOrgById(ex, orgId) : null;
     if (!org) throw notFound('Org');
-    return orgScopeOf(org);
+    return org;
+  }
+
+  async function orgScope(ex: Executor, orgId: string): Promise<OrgScope> {
+    return orgScopeOf(await orgRow(ex, orgId));
   }
 
   async function userScope(userId: string): Promise<OwnerScope> {
@@ -101,6 +105,7 @@ export function createOperatorService(
         await recordAudit(tx, clock, org, operatorActor(requestId), { action: 'org.delete', targetType: 'org', targetId: orgId, counts });
         return { counts, objectKeys: workstreams.objectKeys };
       });
+      await credentials.changed(orgId);
       await deps.archiver.purgeObjects(done.objectKeys, [`orgs/${orgId}/`], onProgress);
       return done.counts;
     },
@@ -111,10 +116,11 @@ export function createOperatorService(
      * their role can, and the audit trail names the operator.
      */
     async actAs(orgId: string, user: string, requestId: string): Promise<Principal> {
-      const org = await orgScope(db, orgId);
+      const settings = await orgRow(db, orgId);
+      const org = orgScopeOf(settings);
       const row = user.includes('@') ? await findOrgUserByEmail(db, org, normaliseEmail(user)) : isId('user', user) ? await findUser(db, org, user) : null;
       if (!row || row.removedAt) throw notFound('User');
-      return { scope: ownerScopeOf(row), via: 'operator', keyId: null, scopes: defaultScopes(row.role), recallBudgetChars: null, requestId };
+      return { scope: ownerScopeOf(row), via: 'operator', keyId: null, scopes: defaultScopes(row.role), recallBudgetChars: null, redactsMemorySecrets: settings.redactMemorySecrets, requestId };
     },
 
     /** A key for any user, with any scopes their role allows. */
@@ -144,6 +150,7 @@ export function createOperatorService(
         if (!(await revokeApiKey(tx, owner, keyId, clock.now()))) throw notFound('API key');
         await recordAudit(tx, clock, owner, operatorActor(requestId), { action: 'api_key.revoke', targetType: 'api_key', targetId: keyId });
       });
+      await credentials.changed(owner.orgId);
     },
   };
 }

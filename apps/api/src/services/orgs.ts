@@ -7,7 +7,7 @@ import type { ServiceDeps } from './deps';
 export type OrgService = ReturnType<typeof createOrgService>;
 
 /** The caller's org itself: its settings. Admins and owners only. */
-export function createOrgService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'>) {
+export function createOrgService({ db, clock, credentials }: Pick<ServiceDeps, 'db' | 'clock' | 'credentials'>) {
   return {
     /** The caller's org and its settings. */
     async get(principal: Principal): Promise<OrgRow> {
@@ -18,9 +18,9 @@ export function createOrgService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'
     },
 
     /** Changes org settings; each change is audited (`org.update`, the new value in `counts`). */
-    updateSettings(principal: Principal, change: Partial<OrgSettings>): Promise<OrgRow> {
+    async updateSettings(principal: Principal, change: Partial<OrgSettings>): Promise<OrgRow> {
       requireAdmin(principal, 'change org settings');
-      return inTransaction(db, async (tx) => {
+      const updated = await inTransaction(db, async (tx) => {
         const org = await lockOrg(tx, principal.scope);
         if (!org) throw notFound('Org');
         const redactMemorySecrets = change.redactMemorySecrets ?? org.redactMemorySecrets;
@@ -34,6 +34,9 @@ export function createOrgService({ db, clock }: Pick<ServiceDeps, 'db' | 'clock'
         });
         return { ...org, redactMemorySecrets };
       });
+      // Credentials carry the org's settings (Principal.redactsMemorySecrets).
+      await credentials.changed(principal.scope.orgId);
+      return updated;
     },
   };
 }

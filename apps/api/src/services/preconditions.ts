@@ -15,7 +15,7 @@ function strongTag(parts: readonly string[]): string {
 
 /** The ETag of a memory. Contexts are fixed at creation, so the id stands for them. */
 export function memoryEtag(memory: Pick<MemoryRecord, 'id' | 'scope' | 'content' | 'tags' | 'updatedAt'>): string {
-  return strongTag([memory.id, memory.scope, memory.content, JSON.stringify(memory.tags), memory.updatedAt.toISOString()]);
+  return strongTag([memory.id, memory.scope, memory.content, JSON.stringify(memory.tags), memory.updatedAt]);
 }
 
 /** The entity tags an If-Match header lists (`*` alone is the wildcard). */

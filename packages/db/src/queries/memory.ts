@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import type { AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../client';
 import {
   memory,
@@ -6,7 +7,6 @@ import {
   orgs,
   type Citation,
   type ContextOrigin,
-  type MemoryContextRow,
   type MemoryScope,
   type MemorySource,
 } from '../schema';
@@ -18,6 +18,13 @@ import { booleanAgainst, parseSearchQuery } from '../search/query';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
 import { applyStatsDelta, deleteOwnerStats, readOwnersStats, statsDeltaOf, type OwnerStatsDelta } from '../search/stats';
 
+/**
+ * A timestamp as the API answers it: ISO 8601 in UTC with milliseconds
+ * (`2026-11-30T12:00:00.000Z`). Reads take it from the driver's text as it comes
+ * (isoTimestamp), never through a Date.
+ */
+export type IsoTimestamp = string;
+
 export interface MemoryContextRecord {
   id: string;
   snippet: string;
@@ -25,8 +32,11 @@ export interface MemoryContextRecord {
   conversationId: string | null;
   messageId: string | null;
   origin: ContextOrigin;
-  createdAt: Date;
+  createdAt: IsoTimestamp;
 }
+
+/** A context to save: its creation time as a Date, like every value written. */
+export type NewMemoryContext = Omit<MemoryContextRecord, 'createdAt'> & { createdAt: Date };
 
 export interface MemoryRecord {
   id: string;
@@ -36,8 +46,8 @@ export interface MemoryRecord {
   source: MemorySource;
   content: string;
   tags: string[];
-  createdAt: Date;
-  updatedAt: Date;
+  createdAt: IsoTimestamp;
+  updatedAt: IsoTimestamp;
   contexts: MemoryContextRecord[];
 }
 
@@ -54,7 +64,16 @@ export interface NewMemory {
   content: string;
   tags: string[];
   createdAt: Date;
-  contexts: MemoryContextRecord[];
+  contexts: NewMemoryContext[];
+}
+
+/**
+ * A DATETIME(3) column read as the API answers it. The driver hands drizzle the server's
+ * text (`2026-11-30 12:00:00.000`, the pool's time zone is UTC); two characters make it
+ * ISO 8601, where a Date would be parsed only to be formatted back.
+ */
+function isoTimestamp(column: AnyMySqlColumn): SQL<IsoTimestamp> {
+  return sql<IsoTimestamp>`${column}`.mapWith((text: string) => `${text.replace(' ', 'T')}Z`);
 }
 
 // Every column but search_terms, which is large and only for the index.
@@ -66,8 +85,8 @@ const memoryColumns = {
   source: memory.source,
   content: memory.content,
   tags: memory.tags,
-  createdAt: memory.createdAt,
-  updatedAt: memory.updatedAt,
+  createdAt: isoTimestamp(memory.createdAt),
+  updatedAt: isoTimestamp(memory.updatedAt),
   contextCount: memory.contextCount,
 };
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
@@ -131,21 +150,27 @@ function hasTag(tag: Bindable | undefined): SQL | undefined {
 /** Statement shapes for loading contexts: ids are padded up to one of these counts. */
 const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
 
-/** Loads the contexts of memories already read under `scope`. */
-async function attachContexts<T extends MemoryColumns>(
-  ex: Executor,
-  scope: OwnerScope,
-  rows: T[],
-): Promise<(T & { contexts: MemoryContextRecord[] })[]> {
+/** The contexts of memories already read under `scope`, by memory id (no statement when none has any). */
+async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<Map<string, MemoryContextRecord[]>> {
+  const byMemory = new Map<string, MemoryContextRecord[]>();
   const withContexts = rows.filter((row) => row.contextCount > 0);
-  if (withContexts.length === 0) return rows.map((row) => ({ ...row, contexts: [] }));
+  if (withContexts.length === 0) return byMemory;
   const ids = padded(
     withContexts.map((row) => row.id),
     CONTEXT_BATCH_SIZES,
   );
   const query = preparedOn(ex, `contexts:${ids.length}`, (on) =>
     on
-      .select()
+      .select({
+        id: memoryContext.id,
+        memoryId: memoryContext.memoryId,
+        snippet: memoryContext.snippet,
+        citation: memoryContext.citation,
+        conversationId: memoryContext.conversationId,
+        messageId: memoryContext.messageId,
+        origin: memoryContext.origin,
+        createdAt: isoTimestamp(memoryContext.createdAt),
+      })
       .from(memoryContext)
       .where(
         and(
@@ -158,14 +183,44 @@ async function attachContexts<T extends MemoryColumns>(
       )
       .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id)),
   );
-  const contextRows: MemoryContextRow[] = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
-  const byMemory = new Map<string, MemoryContextRecord[]>();
-  for (const { memoryId, orgId: _orgId, ...context } of contextRows) {
-    const list = byMemory.get(memoryId) ?? [];
-    list.push(context);
-    byMemory.set(memoryId, list);
+  const contextRows = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
+  for (const row of contextRows) {
+    const context: MemoryContextRecord = {
+      id: row.id,
+      snippet: row.snippet,
+      citation: row.citation,
+      conversationId: row.conversationId,
+      messageId: row.messageId,
+      origin: row.origin,
+      createdAt: row.createdAt,
+    };
+    const list = byMemory.get(row.memoryId);
+    if (list) list.push(context);
+    else byMemory.set(row.memoryId, [context]);
   }
-  return rows.map((row) => ({ ...row, contexts: byMemory.get(row.id) ?? [] }));
+  return byMemory;
+}
+
+/** A memory as read, with its contexts: one object built once, without the read-only columns. */
+function memoryRecordOf(row: MemoryColumns, contexts: Map<string, MemoryContextRecord[]>): MemoryRecord {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    userId: row.userId,
+    scope: row.scope,
+    source: row.source,
+    content: row.content,
+    tags: row.tags,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    contexts: contexts.get(row.id) ?? [],
+  };
+}
+
+/** Loads the contexts of memories already read under `scope`. */
+async function attachContexts(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<MemoryRecord[]> {
+  const contexts = await contextsOf(ex, scope, rows);
+  return rows.map((row) => memoryRecordOf(row, contexts));
 }
 
 /**
@@ -213,9 +268,9 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
     source: input.source,
     content: input.content,
     tags: input.tags,
-    createdAt: input.createdAt,
-    updatedAt: input.createdAt,
-    contexts: input.contexts,
+    createdAt: input.createdAt.toISOString(),
+    updatedAt: input.createdAt.toISOString(),
+    contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
   };
 }
 
@@ -319,16 +374,14 @@ export async function searchMemories(
     ),
   ]);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);
-  const withContexts = await attachContexts(
+  const contexts = await contextsOf(
     ex,
     scope,
-    ranked.map(({ row: { score: _innodb, searchTerms: _terms, ...row } }) => row),
+    ranked.map((result) => result.row),
   );
-  return withContexts.map(({ contextCount: _count, ...record }, i) => ({
-    ...record,
-    score: ranked[i]!.score,
-    match: { ...ranked[i]!.match, highlights: highlightsOf(record.content, ranked[i]!.matched) },
-  }));
+  return ranked.map(({ row, score, match, matched }) =>
+    Object.assign(memoryRecordOf(row, contexts), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+  );
 }
 
 /**
@@ -371,7 +424,7 @@ export async function writeMemoryChange(
     .set({ content, tags, updatedAt: change.updatedAt, ...reindexed?.columns })
     .where(where);
   if (reindexed) await applyStatsDelta(ex, current.orgId, statsOwnerOf(current), reindexed.delta);
-  return { ...current, content, tags, updatedAt: change.updatedAt };
+  return { ...current, content, tags, updatedAt: change.updatedAt.toISOString() };
 }
 
 /** What an admin may know of any memory of their org: who owns it and its scope, never its text. */

@@ -3,12 +3,6 @@ import type { Executor } from '../client';
 import { apiKeys, auditEvents, memory, memoryContext, orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 
-/** Whether secrets in the org's memories are redacted on save (the org setting; true for a missing org). */
-export async function orgRedactsMemorySecrets(ex: Executor, org: OrgScope): Promise<boolean> {
-  const [row] = await ex.select({ redact: orgs.redactMemorySecrets }).from(orgs).where(eq(orgs.id, org.orgId));
-  return row?.redact ?? true;
-}
-
 /** Locks the org row for a settings change in the same transaction. */
 export async function lockOrg(ex: Executor, org: OrgScope): Promise<OrgRow | null> {
   const [row] = await ex.select().from(orgs).where(eq(orgs.id, org.orgId)).for('update');

@@ -1,8 +1,9 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, sql } from 'drizzle-orm';
+import type mysql from 'mysql2/promise';
 import type { Executor } from '../client';
 import { memoryTermStats } from '../schema';
 import { hasErrorCode } from '../errors';
-import { isDatabase, padded, preparedOn } from '../prepared';
+import { databaseOptions, isDatabase, padded, preparedOn } from '../prepared';
 import type { TermCounts } from './memory-terms';
 
 /**
@@ -43,6 +44,30 @@ const DEADLOCK_RETRIES = 3;
 /** Rows per statement: a long memory has a few thousand distinct terms. */
 const STATS_ROWS_PER_STATEMENT = 2000;
 
+const UPSERT_HEAD = `INSERT INTO \`${getTableName(memoryTermStats)}\` (org_id, owner_id, term, docs, tokens) VALUES `;
+const UPSERT_TAIL = ' ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)';
+
+/**
+ * One statistics upsert of `rows` (org, owner, term, docs, tokens). Its text is a fixed
+ * head, one `(?, ?, ?, ?, ?)` per row and a fixed tail, so it goes to the driver as a
+ * string: drizzle would walk a template of five parameters per row to build the same
+ * statement, a large share of a save's CPU. Inside a drizzle transaction, which exposes no
+ * driver client, drizzle builds it.
+ */
+async function upsertStats(ex: Executor, rows: (string | number)[][]): Promise<void> {
+  const client = isDatabase(ex) ? (ex as unknown as { $client: mysql.Pool | mysql.PoolConnection }).$client : null;
+  if (!client) {
+    const values = rows.map((row) => sql`(${sql.join(row.map((value) => sql`${value}`), sql`, `)})`);
+    await ex.execute(sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(values, sql`, `)}
+      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`);
+    return;
+  }
+  const text = UPSERT_HEAD + Array.from({ length: rows.length }, () => '(?, ?, ?, ?, ?)').join(', ') + UPSERT_TAIL;
+  const params = rows.flat();
+  databaseOptions.get(ex)?.logQuery?.(text, params);
+  await client.query(text, params);
+}
+
 /**
  * Adds a delta to an owner's statistics. The owner's totals row goes first and the
  * terms in sorted order, so concurrent saves of one owner lock rows in the same order
@@ -54,17 +79,15 @@ export async function applyStatsDelta(ex: Executor, orgId: string, ownerId: stri
   for (let offset = 0; offset < terms.length; offset += STATS_ROWS_PER_STATEMENT) {
     const rows = terms.slice(offset, offset + STATS_ROWS_PER_STATEMENT).flatMap((term) => {
       const change = delta.get(term)!;
-      return change.docs === 0 && change.tokens === 0 ? [] : [sql`(${orgId}, ${ownerId}, ${term}, ${change.docs}, ${change.tokens})`];
+      return change.docs === 0 && change.tokens === 0 ? [] : [[orgId, ownerId, term, change.docs, change.tokens]];
     });
     if (rows.length === 0) continue;
-    const upsert = sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(rows, sql`, `)}
-      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`;
     // Outside a transaction the statement stands alone and can be retried if InnoDB picks it
     // as a deadlock victim (two first saves of one owner racing to create its rows); inside
     // one, the whole transaction was rolled back and the caller's error is the right answer.
     for (let attempt = 1; ; attempt++) {
       try {
-        await ex.execute(upsert);
+        await upsertStats(ex, rows);
         break;
       } catch (error) {
         if (!isDatabase(ex) || attempt >= DEADLOCK_RETRIES || !hasErrorCode(error, 'ER_LOCK_DEADLOCK')) throw error;

@@ -5,7 +5,7 @@ import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms'
 import { applyStatsDelta, statsDeltaOf, type OwnerStatsDelta } from '../search/stats';
 
 /** A memory for bulk import (no contexts, never updated), owned by `userId` of `orgId`. */
-export type ImportedMemory = Omit<MemoryRecord, 'updatedAt' | 'contexts'>;
+export type ImportedMemory = Omit<MemoryRecord, 'createdAt' | 'updatedAt' | 'contexts'> & { createdAt: Date };
 
 /**
  * Inserts many memories, of any owners, in one statement (imports, benchmark seeding),

@@ -17,10 +17,12 @@ export interface KeyHolder {
   scopes: ApiKeyScope[];
   /** The key's recall budget in characters; null: the default. */
   recallBudgetChars: number | null;
+  /** The org setting `redact_memory_secrets`, read with the key so a save needs no statement of its own. */
+  redactsMemorySecrets: boolean;
   lastUsedAt: Date | null;
 }
 
-/** A live key by the SHA-256 of its secret, with its user's org and role. */
+/** A live key by the SHA-256 of its secret, with its user's org, role and org settings. */
 export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyHolder | null> {
   const query = preparedOn(ex, 'findKeyHolder', (on) =>
     on
@@ -31,10 +33,12 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
         role: users.role,
         scopes: apiKeys.scopes,
         recallBudgetChars: apiKeys.recallBudgetChars,
+        redactsMemorySecrets: orgs.redactMemorySecrets,
         lastUsedAt: apiKeys.lastUsedAt,
       })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
+      .innerJoin(orgs, eq(orgs.id, users.orgId))
       .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt), isNull(users.removedAt))),
   );
   const [row] = await query.execute({ hash: keyHash });
@@ -44,6 +48,7 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
     keyId: row.keyId,
     scopes: row.scopes,
     recallBudgetChars: row.recallBudgetChars,
+    redactsMemorySecrets: row.redactsMemorySecrets,
     lastUsedAt: row.lastUsedAt,
   };
 }
@@ -60,13 +65,14 @@ export async function touchApiKey(ex: Executor, key: { orgId: string; keyId: str
  * The user an OIDC identity is linked to, in whatever org: a verified identity is what
  * establishes the caller's scope.
  */
-export async function findUserByOidcIdentity(ex: Executor, identity: OidcIdentity): Promise<UserRow | null> {
+export async function findUserByOidcIdentity(ex: Executor, identity: OidcIdentity): Promise<(UserRow & Pick<OrgRow, 'redactMemorySecrets'>) | null> {
   const [row] = await ex
-    .select()
+    .select({ user: users, redactMemorySecrets: orgs.redactMemorySecrets })
     .from(users)
+    .innerJoin(orgs, eq(orgs.id, users.orgId))
     .where(and(eq(users.oidcIssuer, identity.issuer), eq(users.oidcSubject, identity.subject)));
   // `Abc` must not sign in as `abc`: the database matched without regard to case.
-  return row && isOidcIdentityOf(row, identity) ? row : null;
+  return row && isOidcIdentityOf(row.user, identity) ? { ...row.user, redactMemorySecrets: row.redactMemorySecrets } : null;
 }
 
 /** An org by id, in whatever tenant: the org a sign-in token names, or the one the operator acts on. */

@@ -171,6 +171,11 @@ export type MemoryResponse = z.infer<typeof MemorySchema>;
 export type SearchResultResponse = z.infer<typeof SearchResultSchema>;
 
 export function toMemoryResponse(record: MemoryRecord): MemoryResponse {
+  return memoryFieldsOf(record);
+}
+
+/** The wire fields of a memory, in one object that callers may add to (no second copy). */
+function memoryFieldsOf<Extra extends object = object>(record: MemoryRecord, extra?: Extra): MemoryResponse & Extra {
   return {
     id: record.id,
     scope: record.scope,
@@ -184,17 +189,18 @@ export function toMemoryResponse(record: MemoryRecord): MemoryResponse {
       conversation_id: context.conversationId,
       message_id: context.messageId,
       origin: context.origin,
-      created_at: context.createdAt.toISOString(),
+      created_at: context.createdAt,
     })),
-    created_at: record.createdAt.toISOString(),
-    updated_at: record.updatedAt.toISOString(),
+    created_at: record.createdAt,
+    updated_at: record.updatedAt,
+    ...(extra as Extra),
   };
 }
 
 export function toSavedMemoryResponse(saved: MemoryRecord & { redacted: number }): z.infer<typeof SavedMemorySchema> {
-  return { ...toMemoryResponse(saved), redacted: saved.redacted };
+  return memoryFieldsOf(saved, { redacted: saved.redacted });
 }
 
 export function toSearchResult(record: ScoredMemoryRecord): SearchResultResponse {
-  return { ...toMemoryResponse(record), score: record.score, match: record.match };
+  return memoryFieldsOf(record, { score: record.score, match: record.match });
 }
