@@ -4,7 +4,7 @@ import {
   insertImportedMemories,
   listMemories,
   lockOrg,
-  type ImportedMemory,
+  type NewImportedMemory,
   type MemoryRecord,
   type MemoryScope,
   type ScopeFilter,
@@ -93,7 +93,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
    */
   async function writeChunk(principal: Principal, chunk: PendingLine[]): Promise<LineOutcome[]> {
     const outcomes = new Map<number, LineOutcome>();
-    const drafts: { number: number; memory: ImportedMemory }[] = [];
+    const drafts: { number: number; memory: NewImportedMemory }[] = [];
     const keysInChunk = new Set<string>();
     for (const line of chunk) {
       if ('error' in line) {
@@ -119,7 +119,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
           principal.scope,
           drafts.map((d) => d.memory.importKey),
         );
-        const fresh: ImportedMemory[] = [];
+        const fresh: NewImportedMemory[] = [];
         for (const { number, memory: draft } of drafts) {
           if (known.has(draft.importKey)) {
             outcomes.set(number, { line: number, skipped: true });

@@ -228,7 +228,7 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
 }
 
 /** A memory an import saves: `importKey` is the hash of the line's normalised save (schema/memory.ts). */
-export type ImportedMemory = NewMemory & { importKey: string };
+export type NewImportedMemory = NewMemory & { importKey: string };
 
 /** Which of `keys` the scope's user has already imported (read inside the importing transaction). */
 export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string[]): Promise<Set<string>> {
@@ -245,7 +245,7 @@ export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string
  * one for their contexts), with each owner's search statistics changed once for all. Call it
  * inside a transaction; a key already imported by the user fails the statement (UNIQUE).
  */
-export async function insertImportedMemories(ex: Executor, scope: OwnerScope, inputs: ImportedMemory[]): Promise<void> {
+export async function insertImportedMemories(ex: Executor, scope: OwnerScope, inputs: NewImportedMemory[]): Promise<void> {
   if (inputs.length === 0) return;
   const deltas = new Map<string, { orgId: string; delta: OwnerStatsDelta }>();
   const rows = inputs.map((input) => {
