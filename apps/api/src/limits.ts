@@ -41,6 +41,13 @@ export const TRANSFER_LIMITS = {
    * BODY_LIMITS.requestBytes and the save's own schema, nothing restated here.
    */
   importBytes: 32 * 1024 * 1024,
+  /**
+   * An import saves its lines in chunks, one transaction and one multi-row INSERT each: up to
+   * this many lines, or fewer once their saves reach importChunkBytes. A chunk is the unit of
+   * the deadline too: an import stops between chunks.
+   */
+  importChunkLines: 100,
+  importChunkBytes: 1024 * 1024,
   /** An import stops taking lines at this share of REQUEST_TIMEOUT_MS and answers what it did (`complete: false`). */
   importTimeShare: 0.8,
   /** Line numbers listed per outcome in an import's answer (the counts are always whole). */

@@ -1,12 +1,21 @@
-import { inTransaction, listMemories, type MemoryRecord, type MemoryScope, type ScopeFilter } from '@memory-bank/db';
+import {
+  importedKeys,
+  inTransaction,
+  insertImportedMemories,
+  listMemories,
+  lockOrg,
+  type NewImportedMemory,
+  type MemoryRecord,
+  type MemoryScope,
+  type ScopeFilter,
+} from '@memory-bank/db';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { TRANSFER_LIMITS } from '../limits';
 import { actorOf, recordAudit } from './audit';
 import type { ServiceDeps } from './deps';
-import { createIdempotencyService } from './idempotency';
-import type { MemoryService, NewMemoryInput } from './memory';
+import { normaliseTags, type MemoryService, type NewMemoryInput } from './memory';
 
 /** One line of an import: a save, or why it cannot be one. */
 export type ImportLine = { number: number; input: NewMemoryInput } | { number: number; error: AppError };
@@ -31,21 +40,102 @@ export interface ImportSummary {
   lastLine: number;
 }
 
-/** The operation name a line's key is claimed under: never the same request as a POST /v1/memory. */
-const IMPORT_OPERATION = 'postMemoryImport';
+/** What a chunk's line comes to: saved, saved before, or refused. */
+type LineOutcome = { line: number; imported: true } | { line: number; skipped: true } | { line: number; error: AppError };
+
+/** A line of a chunk, ready to write or already refused. */
+type PendingLine = { number: number; input: NewMemoryInput; key: string } | { number: number; error: AppError };
+
+/**
+ * The import key of a save (schema/memory.ts `import_key`): SHA-256 of the save as it will be
+ * stored before redaction — text trimmed, tags normalised, defaults filled — so lines asking
+ * for the same save share it however they are spelt.
+ */
+function importKeyOf(input: NewMemoryInput): string {
+  return sha256Hex(
+    canonicalJson({
+      scope: input.scope ?? 'user',
+      content: input.content.trim(),
+      tags: normaliseTags(input.tags),
+      contexts: (input.contexts ?? []).map((context) => ({
+        snippet: context.snippet.trim(),
+        citation: context.citation ?? null,
+        conversation_id: context.conversation_id ?? null,
+        message_id: context.message_id ?? null,
+        origin: context.origin ?? 'active_conversation',
+      })),
+    }),
+  );
+}
+
+/** A refusal of one line (its scope, the quota); anything else ends the import. */
+function lineRefusal(error: unknown): AppError {
+  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  return error;
+}
 
 export type MemoryTransferService = ReturnType<typeof createMemoryTransferService>;
 
 /**
  * Export and import of a caller's memories (docs/api.md#export-and-import). An export is
- * what the caller can list, read page by page; an import saves line by line through the
- * memory service (limits, redaction, quota), each line once: its key is the hash of the
- * save it asks for, claimed with the Idempotency-Key machinery, so a file imported again
- * within IDEMPOTENCY_LIMITS.keyTtlMs skips the lines it already saved.
+ * what the caller can list, read page by page; an import saves its lines as the memory
+ * service would (limits, redaction, quota) in chunks of TRANSFER_LIMITS.importChunkLines,
+ * one transaction each, and each line once: a line whose import key its owner already has
+ * is skipped, however long ago it was imported.
  */
 export function createMemoryTransferService(deps: ServiceDeps, memory: MemoryService) {
   const { db, clock } = deps;
-  const idempotency = createIdempotencyService(deps);
+
+  /**
+   * Writes one chunk in one transaction: the org row locked first (the quota's lock, taken
+   * without a quota too, so concurrent imports of one owner cannot both insert a key), the
+   * keys already imported skipped, the rest inserted up to the quota's room.
+   */
+  async function writeChunk(principal: Principal, chunk: PendingLine[]): Promise<LineOutcome[]> {
+    const outcomes = new Map<number, LineOutcome>();
+    const drafts: { number: number; memory: NewImportedMemory }[] = [];
+    const keysInChunk = new Set<string>();
+    for (const line of chunk) {
+      if ('error' in line) {
+        outcomes.set(line.number, { line: line.number, error: line.error });
+      } else if (keysInChunk.has(line.key)) {
+        outcomes.set(line.number, { line: line.number, skipped: true });
+      } else {
+        try {
+          const { memory: draft } = memory.draft(principal, line.input, 'api');
+          keysInChunk.add(line.key);
+          drafts.push({ number: line.number, memory: { ...draft, importKey: line.key } });
+        } catch (error) {
+          outcomes.set(line.number, { line: line.number, error: lineRefusal(error) });
+        }
+      }
+    }
+    if (drafts.length > 0) {
+      await inTransaction(db, async (tx) => {
+        let room = await memory.quotaRoom(tx, principal);
+        if (room === Infinity) await lockOrg(tx, principal.scope);
+        const known = await importedKeys(
+          tx,
+          principal.scope,
+          drafts.map((d) => d.memory.importKey),
+        );
+        const fresh: NewImportedMemory[] = [];
+        for (const { number, memory: draft } of drafts) {
+          if (known.has(draft.importKey)) {
+            outcomes.set(number, { line: number, skipped: true });
+          } else if (room <= 0) {
+            outcomes.set(number, { line: number, error: memory.quotaExceeded() });
+          } else {
+            room -= 1;
+            fresh.push(draft);
+            outcomes.set(number, { line: number, imported: true });
+          }
+        }
+        await insertImportedMemories(tx, principal.scope, fresh);
+      });
+    }
+    return chunk.map((line) => outcomes.get(line.number)!);
+  }
 
   async function audit(principal: Principal, action: 'memory.export' | 'memory.import', counts: Record<string, number>): Promise<void> {
     await inTransaction(db, (tx) =>
@@ -70,46 +160,44 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
 
     async import(principal: Principal, lines: AsyncIterable<ImportLine>, options: { scope?: MemoryScope; signal: AbortSignal; onProgress?: (summary: Readonly<ImportSummary>) => void }): Promise<ImportSummary> {
       const summary: ImportSummary = { imported: 0, skipped: 0, failed: 0, skippedLines: [], failures: [], complete: true, lastLine: 0 };
-      const fail = (line: number, error: AppError) => {
-        summary.failed += 1;
-        if (summary.failures.length < TRANSFER_LIMITS.reportedLines) {
-          summary.failures.push({ line, code: error.code, detail: error.detail, ...(error.options.errors ? { errors: error.options.errors } : {}) });
-        }
-      };
-      for await (const line of lines) {
-        summary.lastLine = line.number;
-        if ('error' in line) {
-          fail(line.number, line.error);
+      const record = (outcome: LineOutcome) => {
+        summary.lastLine = outcome.line;
+        if ('imported' in outcome) {
+          summary.imported += 1;
+        } else if ('skipped' in outcome) {
+          summary.skipped += 1;
+          if (summary.skippedLines.length < TRANSFER_LIMITS.reportedLines) summary.skippedLines.push(outcome.line);
         } else {
-          const input = options.scope ? { ...line.input, scope: options.scope } : line.input;
-          const key = sha256Hex(`${IMPORT_OPERATION}\n${canonicalJson(input)}`);
-          try {
-            const outcome = await idempotency.once(principal, { key, operation: IMPORT_OPERATION, request: input }, {
-              perform: async (tx) => {
-                const saved = await memory.create(principal, input, 'api', tx);
-                return { status: 201, resultId: saved.id, result: saved.id };
-              },
-              // Only that it was saved before matters, not the memory as it is now.
-              replay: async (id) => id,
-            });
-            if (outcome.replayed) {
-              summary.skipped += 1;
-              if (summary.skippedLines.length < TRANSFER_LIMITS.reportedLines) summary.skippedLines.push(line.number);
-            } else {
-              summary.imported += 1;
-            }
-          } catch (error) {
-            // A refusal of this line (its scope, the quota); anything else ends the import.
-            if (!(error instanceof AppError) || error.status >= 500) throw error;
-            fail(line.number, error);
+          const { code, detail, options: extra } = outcome.error;
+          summary.failed += 1;
+          if (summary.failures.length < TRANSFER_LIMITS.reportedLines) {
+            summary.failures.push({ line: outcome.line, code, detail, ...(extra.errors ? { errors: extra.errors } : {}) });
           }
         }
+      };
+      let chunk: PendingLine[] = [];
+      let chunkBytes = 0;
+      const flush = async () => {
+        for (const outcome of await writeChunk(principal, chunk)) record(outcome);
+        chunk = [];
+        chunkBytes = 0;
         options.onProgress?.(summary);
+      };
+      for await (const line of lines) {
+        if ('error' in line) {
+          chunk.push(line);
+        } else {
+          const input = options.scope ? { ...line.input, scope: options.scope } : line.input;
+          chunk.push({ number: line.number, input, key: importKeyOf(input) });
+          chunkBytes += Buffer.byteLength(input.content) + canonicalJson(input.contexts ?? []).length;
+        }
+        if (chunk.length >= TRANSFER_LIMITS.importChunkLines || chunkBytes >= TRANSFER_LIMITS.importChunkBytes || options.signal.aborted) await flush();
         if (options.signal.aborted) {
           summary.complete = false;
           break;
         }
       }
+      if (chunk.length > 0) await flush();
       await audit(principal, 'memory.import', { imported: summary.imported, skipped: summary.skipped, failed: summary.failed });
       return summary;
     },

@@ -18,6 +18,7 @@ import {
   type ContextOrigin,
   type MemoryRecord,
   type MemorySource,
+  type NewMemory,
   type ScoredMemoryRecord,
 } from '@memory-bank/db';
 import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
@@ -66,7 +67,7 @@ export interface WritePreconditions {
 export type MemoryService = ReturnType<typeof createMemoryService>;
 
 /** Tags are trimmed and de-duplicated, first occurrence first. */
-function normaliseTags(tags: string[] | undefined): string[] {
+export function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
 }
 
@@ -74,42 +75,64 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
   const { db, clock, config } = deps;
   const idempotency = createIdempotencyService(deps);
 
-  /** The org's cap on stored memories (MEMORY_QUOTA_PER_ORG; 0 = none). */
-  async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
+  /**
+   * How many more memories the org may store (MEMORY_QUOTA_PER_ORG; 0 = no cap, Infinity),
+   * with the org row locked until `ex` commits, so concurrent saves cannot overshoot.
+   */
+  async function quotaRoom(ex: Executor, principal: Principal): Promise<number> {
     const quota = config.MEMORY_QUOTA_PER_ORG;
-    if (quota > 0 && (await countOrgMemoriesLocked(ex, principal.scope)) >= quota) {
-      throw new AppError('quota_exceeded', `This org stores its maximum of ${quota} memories; delete some to save more`);
-    }
+    return quota > 0 ? quota - (await countOrgMemoriesLocked(ex, principal.scope)) : Infinity;
+  }
+
+  function quotaExceeded(): AppError {
+    return new AppError('quota_exceeded', `This org stores its maximum of ${config.MEMORY_QUOTA_PER_ORG} memories; delete some to save more`);
+  }
+
+  async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
+    if ((await quotaRoom(ex, principal)) <= 0) throw quotaExceeded();
+  }
+
+  /**
+   * A save made ready to write: the scope checked (the caller's `user` unless an admin or
+   * owner asks for `org`), secrets redacted, text trimmed, tags normalised, ids minted.
+   */
+  function draft(principal: Principal, input: NewMemoryInput, source: MemorySource): { memory: NewMemory; redacted: number } {
+    const scope = input.scope ?? 'user';
+    if (scope === 'org') requireAdmin(principal, 'save org-shared memories');
+    const { value: kept, redacted } = redaction.redact(principal, { content: input.content, contexts: input.contexts ?? [] });
+    const now = clock.now();
+    const memory: NewMemory = {
+      id: newId('memory', now),
+      scope,
+      source,
+      content: kept.content.trim(),
+      tags: normaliseTags(input.tags),
+      createdAt: now,
+      contexts: kept.contexts.map((context) => ({
+        id: newId('memoryContext', now),
+        snippet: context.snippet.trim(),
+        citation: context.citation ?? null,
+        conversationId: context.conversation_id ?? null,
+        messageId: context.message_id ?? null,
+        origin: context.origin ?? 'active_conversation',
+        createdAt: now,
+      })),
+    };
+    return { memory, redacted };
   }
 
   const memoryService = {
+    draft,
+    quotaRoom,
+    quotaExceeded,
+
     /**
      * Saves a memory and its contexts in one transaction (`transaction`, when given).
      * The server decides the source; the scope is the caller's `user` unless an admin or
      * owner asks for `org`.
      */
     async create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<SavedMemory> {
-      const scope = input.scope ?? 'user';
-      if (scope === 'org') requireAdmin(principal, 'save org-shared memories');
-      const { value: kept, redacted } = redaction.redact(principal, { content: input.content, contexts: input.contexts ?? [] });
-      const now = clock.now();
-      const memory = {
-        id: newId('memory', now),
-        scope,
-        source,
-        content: kept.content.trim(),
-        tags: normaliseTags(input.tags),
-        createdAt: now,
-        contexts: kept.contexts.map((context) => ({
-          id: newId('memoryContext', now),
-          snippet: context.snippet.trim(),
-          citation: context.citation ?? null,
-          conversationId: context.conversation_id ?? null,
-          messageId: context.message_id ?? null,
-          origin: context.origin ?? 'active_conversation',
-          createdAt: now,
-        })),
-      };
+      const { memory, redacted } = draft(principal, input, source);
       const write = async (tx: Executor) => {
         await checkQuota(tx, principal);
         return insertMemory(tx, principal.scope, memory);

@@ -312,7 +312,7 @@ export interface paths {
         put?: never;
         /**
          * Import memories from NDJSON
-         * @description Saves each line of an NDJSON body as a memory, as `POST /v1/memory` would (same schema and limits, secrets redacted, the org's quota), reading the body as it arrives. Lines may be this API's export lines or save bodies, mem0 memory objects (`memory` → content, `categories` → tags) or supermemory documents (`content`). A bad line is reported by number and nothing of it is stored; the others are saved. A line saved by an earlier import within 24 hours is skipped, so a file can be sent again safely. `scope` stores every line with that scope instead of its own. Bodies up to 33554432 bytes, lines up to 1048576. Audited as `memory.import`.
+         * @description Saves each line of an NDJSON body as a memory, as `POST /v1/memory` would (same schema and limits, secrets redacted, the org's quota), reading the body as it arrives. Lines may be this API's export lines or save bodies, mem0 memory objects (`memory` → content, `categories` → tags) or supermemory documents (`content`). A bad line is reported by number and nothing of it is stored; the others are saved. A line asking for a save (text, tags, contexts, scope) that an earlier import by the same user already made is skipped, however long ago, so a file can be sent again safely; lines are saved in transactions of up to 100. `scope` stores every line with that scope instead of its own. Bodies up to 33554432 bytes, lines up to 1048576. Audited as `memory.import`.
          */
         post: operations["postMemoryImport"];
         delete?: never;

@@ -104,9 +104,27 @@ export function statsOwnerOf(row: Owned): string {
 }
 
 /** The search columns of a memory's content, and what it adds to its owner's statistics. */
-function indexedContent(row: Owned, content: string) {
+function indexedContent(row: Owned, content: string, into?: OwnerStatsDelta) {
   const terms = memorySearchTerms(ownerTagOf(row), content);
-  return { columns: { searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION }, delta: statsDeltaOf(terms.counts, terms.length, 1) };
+  return { columns: { searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION }, delta: statsDeltaOf(terms.counts, terms.length, 1, into) };
+}
+
+/** A new memory's row, owned by `scope`'s user, and what it adds to its owner's statistics (into `into`, when given). */
+function memoryRowOf(scope: OwnerScope, input: NewMemory, into?: OwnerStatsDelta) {
+  const owner = { orgId: scope.orgId, userId: scope.userId, scope: input.scope };
+  const indexed = indexedContent(owner, input.content, into);
+  const row = {
+    ...owner,
+    ...indexed.columns,
+    id: input.id,
+    source: input.source,
+    content: input.content,
+    tags: input.tags,
+    contextCount: input.contexts.length,
+    createdAt: input.createdAt,
+    updatedAt: input.createdAt,
+  };
+  return { owner, row, delta: indexed.delta };
 }
 
 /** What removing a memory's content takes from its owner's statistics (nothing if it was never counted). */
@@ -228,7 +246,6 @@ async function attachContexts(ex: Executor, scope: OwnerScope, rows: readonly Me
  * a transaction; a memory alone is one statement, atomic by itself.
  */
 export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<MemoryRecord> {
-  const owner = { orgId: scope.orgId, userId: scope.userId, scope: input.scope };
   const insert = preparedOn(ex, 'insertMemory', (on) =>
     on.insert(memory).values({
       id: sql.placeholder('id'),
@@ -245,18 +262,9 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
       updatedAt: sql.placeholder('createdAt'),
     }),
   );
-  const indexed = indexedContent(owner, input.content);
-  await insert.execute({
-    ...owner,
-    ...indexed.columns,
-    id: input.id,
-    source: input.source,
-    content: input.content,
-    tags: input.tags,
-    contextCount: input.contexts.length,
-    createdAt: input.createdAt,
-  });
-  await applyStatsDelta(ex, owner.orgId, statsOwnerOf(owner), indexed.delta);
+  const { owner, row, delta } = memoryRowOf(scope, input);
+  await insert.execute(row);
+  await applyStatsDelta(ex, owner.orgId, statsOwnerOf(owner), delta);
   if (input.contexts.length > 0) {
     await ex
       .insert(memoryContext)
@@ -272,6 +280,42 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
     updatedAt: input.createdAt.toISOString(),
     contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
   };
+}
+
+/** A memory an import saves: `importKey` is the hash of the line's normalised save (schema/memory.ts). */
+export type NewImportedMemory = NewMemory & { importKey: string };
+
+/** Which of `keys` the scope's user has already imported (read inside the importing transaction). */
+export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await ex
+    .select({ importKey: memory.importKey })
+    .from(memory)
+    .where(and(eq(memory.orgId, scope.orgId), eq(memory.userId, scope.userId), inArray(memory.importKey, keys)));
+  return new Set(rows.flatMap((row) => (row.importKey === null ? [] : [row.importKey])));
+}
+
+/**
+ * Saves a chunk of imported memories, owned by `scope`'s user, in one multi-row INSERT (and
+ * one for their contexts), with each owner's search statistics changed once for all. Call it
+ * inside a transaction; a key already imported by the user fails the statement (UNIQUE).
+ */
+export async function insertImportedMemories(ex: Executor, scope: OwnerScope, inputs: NewImportedMemory[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const deltas = new Map<string, { orgId: string; delta: OwnerStatsDelta }>();
+  const rows = inputs.map((input) => {
+    const statsOwner = statsOwnerOf({ orgId: scope.orgId, userId: scope.userId, scope: input.scope });
+    const entry = deltas.get(statsOwner) ?? { orgId: scope.orgId, delta: new Map() };
+    deltas.set(statsOwner, entry);
+    return { ...memoryRowOf(scope, input, entry.delta).row, importKey: input.importKey };
+  });
+  await ex.insert(memory).values(rows);
+  // Owners in a fixed order (user ids before the org's), so chunks of one user cannot deadlock.
+  for (const [statsOwner, { orgId, delta }] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    await applyStatsDelta(ex, orgId, statsOwner, delta);
+  }
+  const contexts = inputs.flatMap((input) => input.contexts.map((context) => ({ ...context, memoryId: input.id, orgId: scope.orgId })));
+  if (contexts.length > 0) await ex.insert(memoryContext).values(contexts);
 }
 
 export async function findMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {

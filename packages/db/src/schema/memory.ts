@@ -1,4 +1,4 @@
-import { index, mediumtext, mysqlEnum, mysqlTable, smallint, text, tinyint, varchar } from 'drizzle-orm/mysql-core';
+import { char, index, mediumtext, mysqlEnum, mysqlTable, smallint, text, tinyint, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
 import { orgIdColumn, userIdColumn } from './orgs';
 
@@ -36,12 +36,20 @@ export const memory = mysqlTable(
     searchVersion: tinyint('search_version', { unsigned: true }).notNull().default(0),
     /** Contexts are fixed at creation: readers skip the contexts query when there are none. */
     contextCount: smallint('context_count', { unsigned: true }).notNull().default(0),
+    /**
+     * For a memory saved by an import: SHA-256 (hex) of the normalised save its line asked
+     * for, unique per owner, so importing a file again skips what it already saved, however
+     * late. NULL for every other save (equal text may be saved twice on purpose); NULLs never
+     * collide in a UNIQUE index.
+     */
+    importKey: char('import_key', { length: 64 }),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [
     index('memory_owner_id').on(t.orgId, t.userId, t.id),
     index('memory_org_scope_id').on(t.orgId, t.scope, t.id),
+    uniqueIndex('memory_import_key').on(t.orgId, t.userId, t.importKey),
   ],
 );
 
