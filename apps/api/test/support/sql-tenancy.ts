@@ -87,10 +87,10 @@ export const ALLOWED: readonly AllowedStatement[] = [
     ],
   },
   {
-    by: 'operator tools (system/operator.ts, system/rebuild.ts, system/doctor.ts, the CLI), with the operator token',
+    by: 'operator tools (system/operator.ts, system/rebuild.ts, system/doctor.ts, the CLI) with the operator token, and the /metrics scrape',
     reason:
-      'an operator acts on any org: finds a user or key by id to revoke it, rebuilds the ledger from the archive, and doctor counts ' +
-      'backlogs and orphans across every org',
+      'an operator acts on any org: finds a user or key by id to revoke it, rebuilds the ledger from the archive, and doctor and the ' +
+      'archive gauges of /metrics (docs/observability.md) count backlogs and orphans across every org',
     patterns: [
       /^select (?:(?!`org_id` = ).)* from `users` where `users`\.`id` = \?$/i,
       /^select `users`\.`org_id`, .* from `api_keys` inner join `users` on `users`\.`id` = `api_keys`\.`user_id` where `api_keys`\.`id` = \?$/i,
@@ -98,7 +98,7 @@ export const ALLOWED: readonly AllowedStatement[] = [
       /^select `sequence`, `event_id`, `payload_sha256` from `workstream_events` where \(`workstream_events`\.`workstream_id` = \? and `workstream_events`\.`sequence` BETWEEN \? AND \?\)$/i,
       /^select (?:count\(\*\)|`id`) from `(?:workstreams|orgs)` where (?:`workstreams`\.`pending_since` is not null|`(?:workstreams|orgs)`\.`id` in \(\?\))$/i,
       /^select count\(\*\) from `workstream_events` left join `archive_segments` on /i,
-      /^select COALESCE\(SUM\(`pending_count`\), \?\), min\(`pending_since`\) from `workstreams` where `workstreams`\.`pending_since` is not null$/i,
+      /^select COALESCE\(SUM\(`pending_count`\), \?\), (?:COALESCE\(SUM\(`pending_bytes`\), \?\), )?min\(`pending_since`\) from `workstreams` where `workstreams`\.`pending_since` is not null$/i,
     ],
   },
   {
