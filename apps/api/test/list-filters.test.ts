@@ -31,7 +31,8 @@ async function allPages<T>(who: TestUser, path: string, key: 'memories' | 'event
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const res = await who.api.get(`${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const url: string = `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await who.api.get(url);
     expect(res.status).toBe(200);
     items.push(...(res.body[key] as T[]));
     cursor = res.body.next_cursor;
