@@ -29,14 +29,16 @@ void everyScopeListed;
 export interface MemoryFilters {
   tag?: string | undefined;
   scope?: 'user' | 'org' | 'all' | undefined;
+  /** The list's only: the search has no source filter (the screen narrows its one page of results). */
+  source?: Memory['source'] | undefined;
 }
 
 const PAGE = 50;
 
 export const api = {
   listMemories: (filters: MemoryFilters & { cursor?: string | undefined }) => ok(client.GET('/v1/memory', { params: { query: { ...filters, limit: PAGE } } })),
-  searchMemories: async (q: string, filters: MemoryFilters, signal?: AbortSignal) =>
-    (await ok(client.GET('/v1/memory/search', { params: { query: { q, ...filters, limit: PAGE } }, ...(signal ? { signal } : {}) }))).results,
+  searchMemories: async (q: string, { tag, scope }: MemoryFilters, signal?: AbortSignal) =>
+    (await ok(client.GET('/v1/memory/search', { params: { query: { q, tag, scope, limit: PAGE } }, ...(signal ? { signal } : {}) }))).results,
   getMemory: async (id: string) => {
     const { data, response } = await client.GET('/v1/memory/{id}', { params: { path: { id } } });
     return { memory: data!, etag: response.headers.get('etag') };
@@ -69,7 +71,7 @@ export const api = {
   memberMemories: (userId: string, cursor?: string) =>
     ok(client.GET('/v1/admin/members/{user_id}/memories', { params: { path: { user_id: userId }, query: { cursor, limit: PAGE } } })),
   purgeMember: async (userId: string) => (await ok(client.DELETE('/v1/admin/members/{user_id}/memories', { params: { path: { user_id: userId } } }))).deleted,
-  audit: (filters: { action?: string | undefined; actor?: string | undefined; cursor?: string | undefined }) =>
+  audit: (filters: { action?: string | undefined; actor?: string | undefined; since?: string | undefined; until?: string | undefined; cursor?: string | undefined }) =>
     ok(client.GET('/v1/admin/audit', { params: { query: { ...filters, limit: PAGE } } })),
 
   /** The export as an NDJSON file (one memory per line, as the API sent it) and how many memories it holds. */

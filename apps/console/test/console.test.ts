@@ -219,6 +219,49 @@ describe('the console in a browser', () => {
     await checkScreen(page, 'audit-log');
   });
 
+  it('filters memories by source and the audit log by date in the API, not in the loaded pages', async () => {
+    const viaMcp = await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed by an agent over MCP' } });
+    await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed over REST' } });
+    await server.database.pool.query('UPDATE memory SET source = ? WHERE id = ?', ['mcp', viaMcp.body.id]);
+    const asks = (path: string, name: string, value: string) =>
+      page.waitForRequest((request) => {
+        const url = new URL(request.url());
+        return url.pathname === path && url.searchParams.get(name) === value;
+      });
+
+    await page.getByRole('link', { name: 'Memories', exact: true }).click();
+    const list = page.getByRole('list', { name: 'Memories' });
+    await list.getByText('Filed over REST').waitFor();
+    const bySource = asks('/v1/memory', 'source', 'mcp');
+    await page.getByLabel('Source').selectOption('mcp');
+    await bySource;
+    await expect.poll(() => list.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Filed by an agent over MCP')]);
+
+    // The browser's local days, as the date inputs take them.
+    const day = (offset: number) => {
+      const at = new Date();
+      at.setDate(at.getDate() + offset);
+      return `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+    };
+    const startOf = (offset: number) => new Date(`${day(offset)}T00:00:00`).toISOString();
+    await page.getByRole('link', { name: 'Audit log', exact: true }).click();
+    await page.getByLabel('Action').selectOption('member.purge');
+    const purge = page.getByRole('row', { name: /member\.purge/ });
+    await purge.waitFor();
+    const since = asks('/v1/admin/audit', 'since', startOf(1));
+    await page.getByLabel('From', { exact: true }).fill(day(1));
+    await since;
+    await page.getByText('No events.').waitFor();
+    expect(await purge.count()).toBe(0);
+    const until = asks('/v1/admin/audit', 'until', startOf(1));
+    await page.getByLabel('From', { exact: true }).fill(day(0));
+    await page.getByLabel('To', { exact: true }).fill(day(0));
+    await until;
+    await purge.waitFor();
+    await page.getByLabel('To', { exact: true }).fill(day(-1));
+    await page.getByRole('alert').waitFor(); // From after To: the API's 400, shown
+  });
+
   it('lets an admin change a member’s role', async () => {
     const promoted = await tenant.addMember('member');
     const email = ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; email: string }[]).find((user) => user.id === promoted.userId)!.email;

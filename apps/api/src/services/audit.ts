@@ -65,7 +65,7 @@ export function createAuditService({ db }: ServiceDeps) {
     /** The org's audit trail, newest first. Admins and owners only. */
     async list(
       principal: Principal,
-      options: { limit: number; cursor?: string; action?: string; actor?: string },
+      options: { limit: number; cursor?: string; action?: string; actor?: string; since?: Date; until?: Date },
     ): Promise<{ events: AuditEventRow[]; nextCursor: string | null }> {
       requireAdmin(principal, 'read the audit trail');
       const page = await listAuditEvents(db, principal.scope, {
@@ -73,6 +73,8 @@ export function createAuditService({ db }: ServiceDeps) {
         ...(options.cursor ? { beforeId: beforeIdCursor.decode(options.cursor, 'auditEvent') } : {}),
         ...(options.action ? { action: options.action } : {}),
         ...(options.actor ? { actorUserId: options.actor } : {}),
+        ...(options.since ? { since: options.since } : {}),
+        ...(options.until ? { until: options.until } : {}),
       });
       const last = page.rows.at(-1);
       return { events: page.rows, nextCursor: page.hasMore && last ? beforeIdCursor.encode(last.id) : null };

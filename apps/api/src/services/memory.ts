@@ -156,12 +156,13 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
 
     async list(
       principal: Principal,
-      options: { limit: number; cursor?: string; tag?: string; scope?: ScopeFilter },
+      options: { limit: number; cursor?: string; tag?: string; source?: MemorySource; scope?: ScopeFilter },
     ): Promise<MemoryListPage> {
       const page = await listMemories(db, principal.scope, {
         limit: options.limit,
         beforeId: options.cursor === undefined ? undefined : beforeIdCursor.decode(options.cursor, 'memory'),
         tag: options.tag?.trim(),
+        source: options.source,
         filter: options.scope ?? 'all',
       });
       return { memories: page.memories, nextCursor: page.lastId === null ? null : beforeIdCursor.encode(page.lastId) };

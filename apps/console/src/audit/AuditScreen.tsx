@@ -7,6 +7,13 @@ import { Time } from '../ui/Time';
 // The audited actions (GET /v1/admin/audit's description lists them; the API has no enum for it).
 const ACTIONS = ['member.add', 'member.remove', 'member.purge', 'member.role', 'memory.delete', 'memory.export', 'memory.import', 'api_key.create', 'api_key.revoke', 'org.create', 'org.update'];
 
+/** The instant a local day (`YYYY-MM-DD`, as a date input gives it) plus `days` begins, in RFC 3339. */
+function startOfDay(day: string, days: number): string {
+  const at = new Date(`${day}T00:00:00`);
+  at.setDate(at.getDate() + days);
+  return at.toISOString();
+}
+
 export function AuditScreen() {
   const id = useId();
   const [action, setAction] = useState('');
@@ -14,20 +21,15 @@ export function AuditScreen() {
   const [since, setSince] = useState('');
   const [until, setUntil] = useState('');
   const actor = useDebounced(actorTyped.trim(), SEARCH_DEBOUNCE_MS);
-  const filters = { action: action || undefined, actor: actor || undefined };
+  // The dates are the browser's local days: From at its first instant, To up to the end of its day.
+  const filters = { action: action || undefined, actor: actor || undefined, since: since ? startOfDay(since, 0) : undefined, until: until ? startOfDay(until, 1) : undefined };
   const audit = useInfiniteQuery({
     queryKey: ['audit', filters],
     queryFn: ({ pageParam }) => api.audit({ ...filters, cursor: pageParam }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.next_cursor ?? undefined,
   });
-  // Dates narrow the loaded pages (newest first): "Load more" reaches further back.
-  const from = since ? new Date(`${since}T00:00:00`).getTime() : -Infinity;
-  const to = until ? new Date(`${until}T23:59:59.999`).getTime() : Infinity;
-  const events = (audit.data?.pages.flatMap((page) => page.events) ?? []).filter((event) => {
-    const at = new Date(event.created_at).getTime();
-    return at >= from && at <= to;
-  });
+  const events = audit.data?.pages.flatMap((page) => page.events) ?? [];
   return (
     <section aria-labelledby="audit-title">
       <h1 id="audit-title">Audit log</h1>

@@ -6,8 +6,6 @@ import { Highlighted } from './Highlighted';
 import { SaveMemoryForm } from './SaveMemoryForm';
 import { SEARCH_DEBOUNCE_MS, useDebounced, useMemoryList, useMemorySearch } from './queries';
 
-type Source = 'all' | Memory['source'];
-
 const PREVIEW_CHARS = 300;
 
 function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
@@ -26,7 +24,7 @@ function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
   );
 }
 
-function Filters({ filters, source, onChange, onSource }: { filters: MemoryFilters; source: Source; onChange: (next: MemoryFilters) => void; onSource: (next: Source) => void }) {
+function Filters({ filters, onChange }: { filters: MemoryFilters; onChange: (next: MemoryFilters) => void }) {
   const id = useId();
   return (
     <fieldset className="filters">
@@ -40,8 +38,12 @@ function Filters({ filters, source, onChange, onSource }: { filters: MemoryFilte
       <label htmlFor={`${id}-tag`}>Tag</label>
       <input id={`${id}-tag`} value={filters.tag ?? ''} onChange={(event) => onChange({ ...filters, tag: event.target.value.trim() || undefined })} />
       <label htmlFor={`${id}-source`}>Source</label>
-      <select id={`${id}-source`} value={source} onChange={(event) => onSource(event.target.value as Source)}>
-        <option value="all">Any</option>
+      <select
+        id={`${id}-source`}
+        value={filters.source ?? ''}
+        onChange={(event) => onChange({ ...filters, source: (event.target.value || undefined) as MemoryFilters['source'] })}
+      >
+        <option value="">Any</option>
         <option value="api">API</option>
         <option value="mcp">MCP</option>
         <option value="hook">Hook</option>
@@ -53,18 +55,17 @@ function Filters({ filters, source, onChange, onSource }: { filters: MemoryFilte
 export function MemoriesScreen() {
   const [typed, setTyped] = useState('');
   const [filters, setFilters] = useState<MemoryFilters>({ scope: 'all' });
-  const [source, setSource] = useState<Source>('all');
   const query = useDebounced(typed.trim(), SEARCH_DEBOUNCE_MS);
   const tag = useDebounced(filters.tag, SEARCH_DEBOUNCE_MS);
   const settled = { ...filters, tag };
   const searching = typed.trim().length > 0;
   const list = useMemoryList(settled, !searching);
-  const search = useMemorySearch(query, settled);
-  // The source is not an API filter: it narrows what was loaded.
-  const bySource = <T extends Memory>(memories: T[]) => (source === 'all' ? memories : memories.filter((memory) => memory.source === source));
-
-  const listed = bySource(list.data?.pages.flatMap((page) => page.memories) ?? []);
-  const found = query === typed.trim() && search.data ? bySource(search.data) : null;
+  const search = useMemorySearch(query, { tag, scope: filters.scope });
+  // The list is filtered by source in the API; the search has no such filter, so its one page
+  // of results (the best 50) is narrowed here.
+  const { source } = filters;
+  const listed = list.data?.pages.flatMap((page) => page.memories) ?? [];
+  const found = query === typed.trim() && search.data ? search.data.filter((memory) => !source || memory.source === source) : null;
 
   return (
     <section aria-labelledby="memories-title">
@@ -74,7 +75,7 @@ export function MemoriesScreen() {
         <label htmlFor="memory-search">Search memories</label>
         <input id="memory-search" type="search" value={typed} onChange={(event) => setTyped(event.target.value)} />
       </div>
-      <Filters filters={filters} source={source} onChange={setFilters} onSource={setSource} />
+      <Filters filters={filters} onChange={setFilters} />
       {searching ? (
         <div aria-live="polite" aria-busy={found === null}>
           {search.error ? <p role="alert">{search.error.message}</p> : null}

@@ -238,7 +238,7 @@ export interface paths {
         };
         /**
          * List memories
-         * @description Lists your memories and your org's shared ones, newest first, optionally by tag or scope; follow `next_cursor` until null. Use it to browse recent memories; to find memories about a topic use getMemorySearch.
+         * @description Lists your memories and your org's shared ones, newest first, optionally by tag, source or scope; follow `next_cursor` until null. Use it to browse recent memories; to find memories about a topic use getMemorySearch.
          */
         get: operations["getMemory"];
         put?: never;
@@ -1221,6 +1221,10 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /** @description Only events at or after this RFC 3339 date-time. */
+                since?: string;
+                /** @description Only events before this RFC 3339 date-time (exclusive). */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -2390,6 +2394,8 @@ export interface operations {
                 limit?: number;
                 /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
                 scope?: "user" | "org" | "all";
+                /** @description Only memories saved this way. */
+                source?: "api" | "mcp" | "hook";
                 /** @description Only memories carrying this tag. */
                 tag?: string;
             };

@@ -340,15 +340,16 @@ export interface MemoryPage {
 export async function listMemories(
   ex: Executor,
   scope: OwnerScope,
-  options: { limit: number; beforeId?: string; tag?: string; filter?: ScopeFilter },
+  options: { limit: number; beforeId?: string; tag?: string; source?: MemorySource; filter?: ScopeFilter },
 ): Promise<MemoryPage> {
   const tagged = options.tag !== undefined;
+  const sourced = options.source !== undefined;
   const page = (filter: ScopeFilter) =>
-    preparedOn(ex, `list:${filter}:${tagged}`, (on) =>
+    preparedOn(ex, `list:${filter}:${tagged}:${sourced}`, (on) =>
       on
         .select(memoryColumns)
         .from(memory)
-        .where(and(visibleTo(OWNER, filter), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined))
+        .where(and(visibleTo(OWNER, filter), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined, sourced ? eq(memory.source, sql.placeholder('source')) : undefined))
         .orderBy(desc(memory.id))
         .limit(sql.placeholder('limit')),
     ).execute({
@@ -358,6 +359,7 @@ export async function listMemories(
       before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
       limit: options.limit + 1,
       ...(tagged ? { tag: options.tag } : {}),
+      ...(sourced ? { source: options.source } : {}),
     });
   // Two index-ordered reads merged beat one OR that the optimiser may answer by scanning the org.
   const filter = options.filter ?? 'all';

@@ -17,6 +17,8 @@ const AuditEventSchema = z
   })
   .openapi('AuditEvent', { description: 'Who did what to which ids, with counts — never content.' });
 
+const DateTimeParam = z.iso.datetime({ offset: true }).optional();
+
 export const getAdminAuditRoute = authedRoute(['admin'], {
   method: 'get',
   path: '/v1/admin/audit',
@@ -31,6 +33,11 @@ export const getAdminAuditRoute = authedRoute(['admin'], {
       cursor: z.string().min(1).max(512).optional(),
       action: z.string().min(1).max(64).optional().openapi({ description: 'Only this action.' }),
       actor: z.string().min(1).max(64).optional().openapi({ description: 'Only actions by this user id.' }),
+      since: DateTimeParam.openapi({ description: 'Only events at or after this RFC 3339 date-time.' }),
+      until: DateTimeParam.openapi({ description: 'Only events before this RFC 3339 date-time (exclusive).' }),
+    }).refine((query) => !query.since || !query.until || Date.parse(query.since) < Date.parse(query.until), {
+      path: ['until'],
+      message: 'until must be later than since',
     }),
   },
   responses: {
@@ -54,7 +61,12 @@ const toAuditEvent = (row: AuditEventRow): z.infer<typeof AuditEventSchema> => (
 
 export function registerGetAdminAudit(app: ApiApp) {
   app.openapi(getAdminAuditRoute, async (c) => {
-    const page = await c.var.services.audit.list(c.var.principal, c.req.valid('query'));
+    const { since, until, ...query } = c.req.valid('query');
+    const page = await c.var.services.audit.list(c.var.principal, {
+      ...query,
+      ...(since ? { since: new Date(since) } : {}),
+      ...(until ? { until: new Date(until) } : {}),
+    });
     return c.json({ events: page.events.map(toAuditEvent), next_cursor: page.nextCursor }, 200);
   });
 }

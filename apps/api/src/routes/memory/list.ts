@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { MEMORY_SOURCES } from '@memory-bank/db';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
@@ -8,6 +9,7 @@ const ListQuery = z.object({
   limit: limitParam(MEMORY_LIMITS.listLimit, 'Page size'),
   cursor: z.string().min(1).max(512).optional().openapi({ description: '`next_cursor` of the previous page.' }),
   tag: TagFilter,
+  source: z.enum(MEMORY_SOURCES).optional().openapi({ description: 'Only memories saved this way.' }),
   scope: ScopeFilterParam,
 });
 
@@ -17,7 +19,7 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
   operationId: 'getMemory',
   tags: ['Memory'],
   summary: 'List memories',
-  description: "Lists your memories and your org's shared ones, newest first, optionally by tag or scope; follow `next_cursor` until null. Use it to browse recent memories; to find memories about a topic use getMemorySearch.",
+  description: "Lists your memories and your org's shared ones, newest first, optionally by tag, source or scope; follow `next_cursor` until null. Use it to browse recent memories; to find memories about a topic use getMemorySearch.",
   request: { query: ListQuery },
   responses: {
     200: {

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './support/server';
+import { createTenant, type TestTenant, type TestUser } from './support/tenants';
+
+// GET /v1/memory?source= and GET /v1/admin/audit?since=&until=: filters applied by the
+// database, so they hold across cursor pages and never cross orgs.
+let server: TestServer;
+let org: TestTenant;
+let member: TestUser;
+let other: TestTenant;
+
+beforeAll(async () => {
+  server = await startTestServer({ ownDatabase: true });
+  org = await createTenant(server.services, server.url, 'filters org');
+  member = await org.addMember('member');
+  other = await createTenant(server.services, server.url, 'filters other org');
+});
+afterAll(() => server.close());
+
+const save = async (who: TestUser, body: Record<string, unknown>): Promise<string> => {
+  const res = await who.api.post('/v1/memory', { body });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+};
+/** Saved over REST; marked as saved another way in the row itself (what the MCP and hook paths write). */
+const markSource = (ids: string[], source: 'mcp' | 'hook') => server.database.pool.query('UPDATE memory SET source = ? WHERE id IN (?)', [source, ids]);
+
+/** Every page of a list, following next_cursor. */
+async function allPages<T>(who: TestUser, path: string, key: 'memories' | 'events'): Promise<{ items: T[]; pages: number }> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const url: string = `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const res = await who.api.get(url);
+    expect(res.status).toBe(200);
+    items.push(...(res.body[key] as T[]));
+    cursor = res.body.next_cursor;
+    pages++;
+  } while (cursor !== null && pages < 50);
+  return { items, pages };
+}
+
+describe('GET /v1/memory?source=', () => {
+  it('lists only memories saved that way, across cursor pages, with tag and scope, in the caller org only', async () => {
+    const api: string[] = [];
+    const mcp: string[] = [];
+    // Interleaved, so a page of the unfiltered list mixes sources.
+    for (let i = 0; i < 5; i++) {
+      api.push(await save(member, { content: `api note ${i}`, tags: ['t'] }));
+      mcp.push(await save(member, { content: `mcp note ${i}`, tags: i % 2 === 0 ? ['t'] : [] }));
+    }
+    const sharedHook = await save(org.owner, { content: 'shared hook note', scope: 'org' });
+    await markSource(mcp, 'mcp');
+    await markSource([sharedHook], 'hook');
+    const otherMcp = await save(other.owner, { content: 'other org mcp note', scope: 'org' });
+    await markSource([otherMcp], 'mcp');
+
+    const byMcp = await allPages<{ id: string; source: string }>(member, '/v1/memory?source=mcp&limit=2', 'memories');
+    expect(byMcp.items.map((m) => m.id)).toEqual([...mcp].reverse());
+    expect(byMcp.pages).toBe(3);
+    expect(byMcp.items.every((m) => m.source === 'mcp')).toBe(true);
+
+    const byApi = await allPages<{ id: string }>(member, '/v1/memory?source=api&scope=user&limit=3', 'memories');
+    expect(byApi.items.map((m) => m.id)).toEqual([...api].reverse());
+
+    const tagged = await allPages<{ id: string }>(member, '/v1/memory?source=mcp&tag=t&limit=1', 'memories');
+    expect(tagged.items.map((m) => m.id)).toEqual([mcp[4], mcp[2], mcp[0]]);
+
+    expect((await allPages<{ id: string }>(member, '/v1/memory?source=hook&limit=5', 'memories')).items.map((m) => m.id)).toEqual([sharedHook]);
+    expect((await member.api.get('/v1/memory?source=hook&scope=user')).body.memories).toEqual([]);
+    // The other org's mcp memory is in neither org's list but its own.
+    expect((await org.owner.api.get('/v1/memory?source=mcp&limit=100')).body.memories).toEqual([]);
+    expect((await other.owner.api.get('/v1/memory?source=mcp')).body.memories.map((m: { id: string }) => m.id)).toEqual([otherMcp]);
+
+    const bad = await member.api.get('/v1/memory?source=email');
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('source');
+  });
+});
+
+describe('GET /v1/admin/audit?since=&until=', () => {
+  it('keeps events with since <= created_at < until, across cursor pages, with action, in the caller org only', async () => {
+    const created: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await org.owner.api.post('/v1/api-keys', { body: { name: `audited ${i}` } });
+      expect(res.status).toBe(201);
+      created.push(res.body.id);
+    }
+    const otherKey = await other.owner.api.post('/v1/api-keys', { body: { name: 'other audited' } });
+    // Key i is created on 2030-01-0(i+1) at noon UTC; the other org's on 2030-01-03 too.
+    for (const [i, id] of created.entries()) {
+      await server.database.pool.query('UPDATE audit_events SET created_at = ? WHERE target_id = ?', [`2030-01-0${i + 1} 12:00:00.000`, id]);
+    }
+    await server.database.pool.query('UPDATE audit_events SET created_at = ? WHERE target_id = ?', ['2030-01-03 12:00:00.000', otherKey.body.id]);
+
+    type Event = { id: string; action: string; target: { id: string }; created_at: string };
+    // Jan 2 12:00 (inclusive) to Jan 5 12:00 (exclusive), written with an offset: keys 1, 2, 3.
+    const range = `since=${encodeURIComponent('2030-01-02T13:00:00+01:00')}&until=2030-01-05T12:00:00Z`;
+    const window = await allPages<Event>(org.owner, `/v1/admin/audit?${range}&limit=2`, 'events');
+    expect(window.items.map((e) => e.target.id)).toEqual([created[3], created[2], created[1]]);
+    expect(window.pages).toBe(2);
+    expect(window.items.map((e) => e.created_at)).toEqual(['2030-01-04T12:00:00.000Z', '2030-01-03T12:00:00.000Z', '2030-01-02T12:00:00.000Z']);
+
+    const withAction = await allPages<Event>(org.owner, `/v1/admin/audit?${range}&action=api_key.revoke`, 'events');
+    expect(withAction.items).toEqual([]);
+    const sinceOnly = await allPages<Event>(org.owner, '/v1/admin/audit?since=2030-01-05T12:00:00.000Z&limit=1', 'events');
+    expect(sinceOnly.items.map((e) => e.target.id)).toEqual([created[5], created[4]]);
+    const untilOnly = (await org.owner.api.get('/v1/admin/audit?until=2030-01-01T12:00:00.001Z&limit=100')).body.events as Event[];
+    expect(untilOnly.map((e) => e.target.id)).toContain(created[0]);
+    expect(untilOnly.map((e) => e.target.id)).not.toContain(created[1]);
+
+    // The other org's event in the same window is its own.
+    expect(window.items.map((e) => e.target.id)).not.toContain(otherKey.body.id);
+    expect((await other.owner.api.get(`/v1/admin/audit?${range}`)).body.events.map((e: Event) => e.target.id)).toEqual([otherKey.body.id]);
+
+    for (const query of ['since=yesterday', 'until=2030-01-05', 'since=2030-01-05T12:00:00', 'since=2030-01-05T12:00:00Z&until=2030-01-05T12:00:00Z', 'since=2030-01-06T00:00:00Z&until=2030-01-05T00:00:00Z']) {
+      const res = await org.owner.api.get(`/v1/admin/audit?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(res.body.type, query).toBe('urn:memory-bank:problem:validation_failed');
+    }
+  });
+});
