@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../client';
 import {
@@ -10,7 +10,7 @@ import {
   type MemoryScope,
   type MemorySource,
 } from '../schema';
-import { padded, preparedOn } from '../prepared';
+import { preparedOn } from '../prepared';
 import type { OrgScope, OwnerScope } from '../scope';
 import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
@@ -91,6 +91,36 @@ const memoryColumns = {
 };
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
 
+/**
+ * A memory's contexts read in the same statement as the memory: a correlated subquery that
+ * concatenates (GROUP_CONCAT's default ',') one JSON array per context (fields in MemoryContextRecord's order) in id
+ * order, NULL when it has none (context_count = 0 skips the subquery). GROUP_CONCAT rather
+ * than JSON_ARRAYAGG: MySQL 8 has no ORDER BY inside JSON_ARRAYAGG; arrays rather than
+ * JSON_OBJECT: MySQL 8 reorders object keys. The session's group_concat_max_len is raised
+ * at connect (client.ts) above the largest a memory's contexts can be.
+ */
+const contextsColumn = sql<string | null>`CASE WHEN \`memory\`.\`context_count\` = 0 THEN NULL ELSE (SELECT CONCAT('[', GROUP_CONCAT(JSON_ARRAY(\`memory_context\`.\`id\`, \`memory_context\`.\`snippet\`, \`memory_context\`.\`citation\`, \`memory_context\`.\`conversation_id\`, \`memory_context\`.\`message_id\`, \`memory_context\`.\`origin\`, CONCAT(LEFT(DATE_FORMAT(\`memory_context\`.\`created_at\`, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')) ORDER BY \`memory_context\`.\`id\`), ']') FROM \`memory_context\` WHERE \`memory_context\`.\`org_id\` = \`memory\`.\`org_id\` AND \`memory_context\`.\`memory_id\` = \`memory\`.\`id\`) END`;
+
+type ContextTuple = [string, string, Citation | string | null, string | null, string | null, ContextOrigin, string];
+
+/** The contexts column's text as records (citation parsed when the server hands JSON as text, like jsonColumn). */
+function contextsFrom(text: string | null): MemoryContextRecord[] {
+  if (text === null) return [];
+  return (JSON.parse(text) as ContextTuple[]).map(([id, snippet, citation, conversationId, messageId, origin, createdAt]) => ({
+    id,
+    snippet,
+    citation: typeof citation === 'string' ? (JSON.parse(citation) as Citation) : citation,
+    conversationId,
+    messageId,
+    origin,
+    createdAt,
+  }));
+}
+
+/** The memory columns with its contexts. */
+const memoryWithContexts = { ...memoryColumns, contexts: contextsColumn };
+type MemoryWithContexts = MemoryColumns & { contexts: string | null };
+
 type Owned = { scope: MemoryScope; orgId: string; userId: string };
 
 /** The search tag whose posting lists hold a memory's terms. */
@@ -165,62 +195,8 @@ function hasTag(tag: Bindable | undefined): SQL | undefined {
   return tag === undefined ? undefined : sql`JSON_CONTAINS(${memory.tags}, JSON_QUOTE(${tag}))`;
 }
 
-/** Statement shapes for loading contexts: ids are padded up to one of these counts. */
-const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
-
-/** The contexts of memories already read under `scope`, by memory id (no statement when none has any). */
-async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<Map<string, MemoryContextRecord[]>> {
-  const byMemory = new Map<string, MemoryContextRecord[]>();
-  const withContexts = rows.filter((row) => row.contextCount > 0);
-  if (withContexts.length === 0) return byMemory;
-  const ids = padded(
-    withContexts.map((row) => row.id),
-    CONTEXT_BATCH_SIZES,
-  );
-  const query = preparedOn(ex, `contexts:${ids.length}`, (on) =>
-    on
-      .select({
-        id: memoryContext.id,
-        memoryId: memoryContext.memoryId,
-        snippet: memoryContext.snippet,
-        citation: memoryContext.citation,
-        conversationId: memoryContext.conversationId,
-        messageId: memoryContext.messageId,
-        origin: memoryContext.origin,
-        createdAt: isoTimestamp(memoryContext.createdAt),
-      })
-      .from(memoryContext)
-      .where(
-        and(
-          eq(memoryContext.orgId, OWNER.orgId),
-          inArray(
-            memoryContext.memoryId,
-            ids.map((_, i) => sql.placeholder(`m${i}`)),
-          ),
-        ),
-      )
-      .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id)),
-  );
-  const contextRows = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
-  for (const row of contextRows) {
-    const context: MemoryContextRecord = {
-      id: row.id,
-      snippet: row.snippet,
-      citation: row.citation,
-      conversationId: row.conversationId,
-      messageId: row.messageId,
-      origin: row.origin,
-      createdAt: row.createdAt,
-    };
-    const list = byMemory.get(row.memoryId);
-    if (list) list.push(context);
-    else byMemory.set(row.memoryId, [context]);
-  }
-  return byMemory;
-}
-
 /** A memory as read, with its contexts: one object built once, without the read-only columns. */
-function memoryRecordOf(row: MemoryColumns, contexts: Map<string, MemoryContextRecord[]>): MemoryRecord {
+function memoryRecordOf(row: MemoryWithContexts): MemoryRecord {
   return {
     id: row.id,
     orgId: row.orgId,
@@ -231,14 +207,8 @@ function memoryRecordOf(row: MemoryColumns, contexts: Map<string, MemoryContextR
     tags: row.tags,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    contexts: contexts.get(row.id) ?? [],
+    contexts: contextsFrom(row.contexts),
   };
-}
-
-/** Loads the contexts of memories already read under `scope`. */
-async function attachContexts(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<MemoryRecord[]> {
-  const contexts = await contextsOf(ex, scope, rows);
-  return rows.map((row) => memoryRecordOf(row, contexts));
 }
 
 /**
@@ -321,13 +291,12 @@ export async function insertImportedMemories(ex: Executor, scope: OwnerScope, in
 export async function findMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
   const query = preparedOn(ex, 'findMemory', (on) =>
     on
-      .select(memoryColumns)
+      .select(memoryWithContexts)
       .from(memory)
       .where(and(eq(memory.id, sql.placeholder('id')), visibleTo(OWNER))),
   );
-  const rows = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
-  const [found] = await attachContexts(ex, scope, rows);
-  return found ?? null;
+  const [found] = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
+  return found ? memoryRecordOf(found) : null;
 }
 
 export interface MemoryPage {
@@ -346,7 +315,7 @@ export async function listMemories(
   const page = (filter: ScopeFilter) =>
     preparedOn(ex, `list:${filter}:${tagged}`, (on) =>
       on
-        .select(memoryColumns)
+        .select(memoryWithContexts)
         .from(memory)
         .where(and(visibleTo(OWNER, filter), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined))
         .orderBy(desc(memory.id))
@@ -366,8 +335,7 @@ export async function listMemories(
       ? (await Promise.all([page('user'), page('org')])).flat().sort((a, b) => (a.id < b.id ? 1 : -1))
       : await page(filter);
   const kept = rows.slice(0, options.limit);
-  const memories = await attachContexts(ex, scope, kept);
-  return { memories, lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
+  return { memories: kept.map(memoryRecordOf), lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
 }
 
 /** FULLTEXT candidates re-ranked per search: enough that the owner's best matches are among them. */
@@ -392,7 +360,7 @@ export async function searchMemories(
   const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
     const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
     return on
-      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
+      .select({ ...memoryWithContexts, searchTerms: memory.searchTerms, score: match.as('score') })
       .from(memory)
       .where(and(match, visibleTo(OWNER, filter), tagged ? hasTag(sql.placeholder('tag')) : undefined))
       .orderBy(desc(sql`score`), desc(memory.id))
@@ -418,13 +386,8 @@ export async function searchMemories(
     ),
   ]);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);
-  const contexts = await contextsOf(
-    ex,
-    scope,
-    ranked.map((result) => result.row),
-  );
   return ranked.map(({ row, score, match, matched }) =>
-    Object.assign(memoryRecordOf(row, contexts), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+    Object.assign(memoryRecordOf(row), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
   );
 }
 
@@ -434,13 +397,12 @@ export async function searchMemories(
  * rule.
  */
 export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
-  const rows = await ex
-    .select(memoryColumns)
+  const [found] = await ex
+    .select(memoryWithContexts)
     .from(memory)
     .where(and(eq(memory.id, id), visibleTo(scope)))
     .for('update');
-  const [found] = await attachContexts(ex, scope, rows);
-  return found ?? null;
+  return found ? memoryRecordOf(found) : null;
 }
 
 /**
