@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../client';
 import {
@@ -10,7 +10,7 @@ import {
   type MemoryScope,
   type MemorySource,
 } from '../schema';
-import { preparedOn } from '../prepared';
+import { padded, preparedOn } from '../prepared';
 import type { OrgScope, OwnerScope } from '../scope';
 import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
@@ -195,8 +195,66 @@ function hasTag(tag: Bindable | undefined): SQL | undefined {
   return tag === undefined ? undefined : sql`JSON_CONTAINS(${memory.tags}, JSON_QUOTE(${tag}))`;
 }
 
+/** Statement shapes for loading contexts: ids are padded up to one of these counts. */
+const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
+
+/**
+ * The contexts of memories already read under `scope`, by memory id (no statement when none
+ * has any). Search reads them so, for its ranked results only: in the candidates' statement
+ * they would be read for all SEARCH_CANDIDATES rows, which measured slower (docs/benchmarks.md).
+ */
+async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<Map<string, MemoryContextRecord[]>> {
+  const byMemory = new Map<string, MemoryContextRecord[]>();
+  const withContexts = rows.filter((row) => row.contextCount > 0);
+  if (withContexts.length === 0) return byMemory;
+  const ids = padded(
+    withContexts.map((row) => row.id),
+    CONTEXT_BATCH_SIZES,
+  );
+  const query = preparedOn(ex, `contexts:${ids.length}`, (on) =>
+    on
+      .select({
+        id: memoryContext.id,
+        memoryId: memoryContext.memoryId,
+        snippet: memoryContext.snippet,
+        citation: memoryContext.citation,
+        conversationId: memoryContext.conversationId,
+        messageId: memoryContext.messageId,
+        origin: memoryContext.origin,
+        createdAt: isoTimestamp(memoryContext.createdAt),
+      })
+      .from(memoryContext)
+      .where(
+        and(
+          eq(memoryContext.orgId, OWNER.orgId),
+          inArray(
+            memoryContext.memoryId,
+            ids.map((_, i) => sql.placeholder(`m${i}`)),
+          ),
+        ),
+      )
+      .orderBy(asc(memoryContext.memoryId), asc(memoryContext.id)),
+  );
+  const contextRows = await query.execute({ orgId: scope.orgId, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) });
+  for (const row of contextRows) {
+    const context: MemoryContextRecord = {
+      id: row.id,
+      snippet: row.snippet,
+      citation: row.citation,
+      conversationId: row.conversationId,
+      messageId: row.messageId,
+      origin: row.origin,
+      createdAt: row.createdAt,
+    };
+    const list = byMemory.get(row.memoryId);
+    if (list) list.push(context);
+    else byMemory.set(row.memoryId, [context]);
+  }
+  return byMemory;
+}
+
 /** A memory as read, with its contexts: one object built once, without the read-only columns. */
-function memoryRecordOf(row: MemoryWithContexts): MemoryRecord {
+function memoryRecordOf(row: MemoryColumns, contexts: MemoryContextRecord[]): MemoryRecord {
   return {
     id: row.id,
     orgId: row.orgId,
@@ -207,8 +265,13 @@ function memoryRecordOf(row: MemoryWithContexts): MemoryRecord {
     tags: row.tags,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    contexts: contextsFrom(row.contexts),
+    contexts,
   };
+}
+
+/** A memory read with its contexts column (memoryWithContexts). */
+function memoryWithContextsOf(row: MemoryWithContexts): MemoryRecord {
+  return memoryRecordOf(row, contextsFrom(row.contexts));
 }
 
 /**
@@ -296,7 +359,7 @@ export async function findMemory(ex: Executor, scope: OwnerScope, id: string): P
       .where(and(eq(memory.id, sql.placeholder('id')), visibleTo(OWNER))),
   );
   const [found] = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
-  return found ? memoryRecordOf(found) : null;
+  return found ? memoryWithContextsOf(found) : null;
 }
 
 export interface MemoryPage {
@@ -335,7 +398,7 @@ export async function listMemories(
       ? (await Promise.all([page('user'), page('org')])).flat().sort((a, b) => (a.id < b.id ? 1 : -1))
       : await page(filter);
   const kept = rows.slice(0, options.limit);
-  return { memories: kept.map(memoryRecordOf), lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
+  return { memories: kept.map(memoryWithContextsOf), lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
 }
 
 /** FULLTEXT candidates re-ranked per search: enough that the owner's best matches are among them. */
@@ -360,7 +423,7 @@ export async function searchMemories(
   const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
     const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
     return on
-      .select({ ...memoryWithContexts, searchTerms: memory.searchTerms, score: match.as('score') })
+      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
       .from(memory)
       .where(and(match, visibleTo(OWNER, filter), tagged ? hasTag(sql.placeholder('tag')) : undefined))
       .orderBy(desc(sql`score`), desc(memory.id))
@@ -386,8 +449,13 @@ export async function searchMemories(
     ),
   ]);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);
+  const contexts = await contextsOf(
+    ex,
+    scope,
+    ranked.map((result) => result.row),
+  );
   return ranked.map(({ row, score, match, matched }) =>
-    Object.assign(memoryRecordOf(row), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+    Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
   );
 }
 
@@ -402,7 +470,7 @@ export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: str
     .from(memory)
     .where(and(eq(memory.id, id), visibleTo(scope)))
     .for('update');
-  return found ? memoryRecordOf(found) : null;
+  return found ? memoryWithContextsOf(found) : null;
 }
 
 /**
