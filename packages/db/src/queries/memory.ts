@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AnyMySqlColumn } from 'drizzle-orm/mysql-core';
+import { unionAll, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../client';
 import {
   memory,
@@ -375,28 +375,26 @@ export async function listMemories(
   options: { limit: number; beforeId?: string; tag?: string; filter?: ScopeFilter },
 ): Promise<MemoryPage> {
   const tagged = options.tag !== undefined;
-  const page = (filter: ScopeFilter) =>
-    preparedOn(ex, `list:${filter}:${tagged}`, (on) =>
-      on
-        .select(memoryWithContexts)
-        .from(memory)
-        .where(and(visibleTo(OWNER, filter), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined))
-        .orderBy(desc(memory.id))
-        .limit(sql.placeholder('limit')),
-    ).execute({
-      orgId: scope.orgId,
-      userId: scope.userId,
-      // The largest id there can be (26 Zs), so the first page starts at the newest.
-      before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
-      limit: options.limit + 1,
-      ...(tagged ? { tag: options.tag } : {}),
-    });
-  // Two index-ordered reads merged beat one OR that the optimiser may answer by scanning the org.
   const filter = options.filter ?? 'all';
-  const rows =
-    filter === 'all'
-      ? (await Promise.all([page('user'), page('org')])).flat().sort((a, b) => (a.id < b.id ? 1 : -1))
-      : await page(filter);
+  const branch = (on: Executor, which: ScopeFilter) =>
+    on
+      .select(memoryWithContexts)
+      .from(memory)
+      .where(and(visibleTo(OWNER, which), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined))
+      .orderBy(desc(memory.id))
+      .limit(sql.placeholder('limit'));
+  // One statement; for both scopes two index-ordered branches, each with its LIMIT, merged by
+  // the server: one OR would let the optimiser answer by scanning the org.
+  const rows = await preparedOn(ex, `list:${filter}:${tagged}`, (on) =>
+    filter === 'all' ? unionAll(branch(on, 'user'), branch(on, 'org')).orderBy(sql`\`id\` desc`).limit(sql.placeholder('limit')) : branch(on, filter),
+  ).execute({
+    orgId: scope.orgId,
+    userId: scope.userId,
+    // The largest id there can be (26 Zs), so the first page starts at the newest.
+    before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
+    limit: options.limit + 1,
+    ...(tagged ? { tag: options.tag } : {}),
+  });
   const kept = rows.slice(0, options.limit);
   return { memories: kept.map(memoryWithContextsOf), lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
 }
