@@ -92,9 +92,10 @@ const memoryColumns = {
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
 
 /**
- * A memory's contexts read in the same statement as the memory: a correlated subquery that
- * concatenates (GROUP_CONCAT's default ',') one JSON array per context (fields in MemoryContextRecord's order) in id
- * order, NULL when it has none (context_count = 0 skips the subquery). GROUP_CONCAT rather
+ * A memory's contexts read in the same statement as the memory (get, list, the locked read):
+ * a correlated subquery that concatenates (GROUP_CONCAT's default ',') one JSON array per
+ * context, fields in MemoryContextRecord's order, in id order; NULL when it has none
+ * (context_count = 0 skips the subquery). GROUP_CONCAT rather
  * than JSON_ARRAYAGG: MySQL 8 has no ORDER BY inside JSON_ARRAYAGG; arrays rather than
  * JSON_OBJECT: MySQL 8 reorders object keys. The session's group_concat_max_len is raised
  * at connect (client.ts) above the largest a memory's contexts can be.
