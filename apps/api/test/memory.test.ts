@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateMemoryRequest, MemoryResponse } from '../src/routes/memory/schemas';
+import { MEMORY_LIMITS } from '../src/limits';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
@@ -96,6 +97,24 @@ describe('POST /v1/memory', () => {
 });
 
 describe('GET /v1/memory', () => {
+  it('reads back the most contexts a memory may have, each of the longest snippet, as saved (get and list)', async () => {
+    const solo = await createTenant(server.services, server.url);
+    const contexts = Array.from({ length: MEMORY_LIMITS.contexts }, (_, i) => ({
+      snippet: `${i} "é✓\\\n`.padEnd(MEMORY_LIMITS.snippetChars, 'x'),
+      citation: { n: i + 0.5, nested: { list: [i, null, 'ü'] } },
+      conversation_id: `conv-${i}`,
+    }));
+    const saved = await solo.owner.api.post<MemoryResponse>('/v1/memory', { body: { content: 'many contexts', contexts } });
+    expect(saved.status).toBe(201);
+    expect(saved.body.contexts).toHaveLength(MEMORY_LIMITS.contexts);
+    // Byte for byte as the save answered (but its redaction count).
+    const { redacted: _, ...asSaved } = saved.body as MemoryResponse & { redacted: number };
+    const got = await solo.owner.api.get<MemoryResponse>(`/v1/memory/${saved.body.id}`);
+    expect(JSON.stringify(got.body)).toBe(JSON.stringify(asSaved));
+    const listed = await solo.owner.api.get<{ memories: MemoryResponse[] }>('/v1/memory');
+    expect(JSON.stringify(listed.body.memories[0])).toBe(JSON.stringify(asSaved));
+  });
+
   it('lists newest first in pages with an opaque cursor until next_cursor is null', async () => {
     const solo = await createTenant(server.services, server.url);
     const ids: string[] = [];

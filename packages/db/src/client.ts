@@ -51,6 +51,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   // workstreams never block each other. Set once per connection, not per transaction.
   pool.pool.on('connection', (connection) => {
     connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    // A memory's contexts are read as one GROUP_CONCAT (queries/memory.ts): MySQL 8's
+    // default 1 KiB would cut them; 16 MiB is far above 16 contexts of 4,000 characters.
+    connection.query('SET SESSION group_concat_max_len = 16777216');
   });
   if (options.traceStatement) traceStatements(pool, options.traceStatement);
   const db = drizzle(pool, {

@@ -102,6 +102,13 @@ export const ALLOWED: readonly AllowedStatement[] = [
     ],
   },
   {
+    by: 'the maintenance loop (services/maintenance.ts → system/idempotency.ts), in the background',
+    reason:
+      'finds which orgs hold expired Idempotency-Keys (one grouped read over the (org_id, created_at) index); each org\'s keys are then ' +
+      'deleted by an org-scoped statement',
+    patterns: [/^select `org_id` from `idempotency_keys` group by `idempotency_keys`\.`org_id` having min\(`idempotency_keys`\.`created_at`\) < \? order by min\(`idempotency_keys`\.`created_at`\) limit \?$/i],
+  },
+  {
     by: 'the search re-index (search/reindex.ts), in the background at start-up',
     reason: 'rewrites the search terms of memories saved in an older format, in every org, in id order',
     patterns: [/\bfrom `memory` where (?:\(`memory`\.`id` > \? and )?`memory`\.`search_version` <> \?/i, /^update `memory` set `search_terms` = \?, `search_version` = \? where `memory`\.`id` = \?$/i],

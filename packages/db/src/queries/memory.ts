@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AnyMySqlColumn } from 'drizzle-orm/mysql-core';
+import { unionAll, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../client';
 import {
   memory,
@@ -91,6 +91,37 @@ const memoryColumns = {
 };
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
 
+/**
+ * A memory's contexts read in the same statement as the memory (get, list, the locked read):
+ * a correlated subquery that concatenates (GROUP_CONCAT's default ',') one JSON array per
+ * context, fields in MemoryContextRecord's order, in id order; NULL when it has none
+ * (context_count = 0 skips the subquery). GROUP_CONCAT rather
+ * than JSON_ARRAYAGG: MySQL 8 has no ORDER BY inside JSON_ARRAYAGG; arrays rather than
+ * JSON_OBJECT: MySQL 8 reorders object keys. The session's group_concat_max_len is raised
+ * at connect (client.ts) above the largest a memory's contexts can be.
+ */
+const contextsColumn = sql<string | null>`CASE WHEN \`memory\`.\`context_count\` = 0 THEN NULL ELSE (SELECT CONCAT('[', GROUP_CONCAT(JSON_ARRAY(\`memory_context\`.\`id\`, \`memory_context\`.\`snippet\`, \`memory_context\`.\`citation\`, \`memory_context\`.\`conversation_id\`, \`memory_context\`.\`message_id\`, \`memory_context\`.\`origin\`, CONCAT(LEFT(DATE_FORMAT(\`memory_context\`.\`created_at\`, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')) ORDER BY \`memory_context\`.\`id\`), ']') FROM \`memory_context\` WHERE \`memory_context\`.\`org_id\` = \`memory\`.\`org_id\` AND \`memory_context\`.\`memory_id\` = \`memory\`.\`id\`) END`;
+
+type ContextTuple = [string, string, Citation | string | null, string | null, string | null, ContextOrigin, string];
+
+/** The contexts column's text as records (citation parsed when the server hands JSON as text, like jsonColumn). */
+function contextsFrom(text: string | null): MemoryContextRecord[] {
+  if (text === null) return [];
+  return (JSON.parse(text) as ContextTuple[]).map(([id, snippet, citation, conversationId, messageId, origin, createdAt]) => ({
+    id,
+    snippet,
+    citation: typeof citation === 'string' ? (JSON.parse(citation) as Citation) : citation,
+    conversationId,
+    messageId,
+    origin,
+    createdAt,
+  }));
+}
+
+/** The memory columns with its contexts. */
+const memoryWithContexts = { ...memoryColumns, contexts: contextsColumn };
+type MemoryWithContexts = MemoryColumns & { contexts: string | null };
+
 type Owned = { scope: MemoryScope; orgId: string; userId: string };
 
 /** The search tag whose posting lists hold a memory's terms. */
@@ -168,7 +199,11 @@ function hasTag(tag: Bindable | undefined): SQL | undefined {
 /** Statement shapes for loading contexts: ids are padded up to one of these counts. */
 const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
 
-/** The contexts of memories already read under `scope`, by memory id (no statement when none has any). */
+/**
+ * The contexts of memories already read under `scope`, by memory id (no statement when none
+ * has any). Search reads them so, for its ranked results only: in the candidates' statement
+ * they would be read for all SEARCH_CANDIDATES rows, which measured slower (docs/benchmarks.md).
+ */
 async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<Map<string, MemoryContextRecord[]>> {
   const byMemory = new Map<string, MemoryContextRecord[]>();
   const withContexts = rows.filter((row) => row.contextCount > 0);
@@ -220,7 +255,7 @@ async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly Memory
 }
 
 /** A memory as read, with its contexts: one object built once, without the read-only columns. */
-function memoryRecordOf(row: MemoryColumns, contexts: Map<string, MemoryContextRecord[]>): MemoryRecord {
+function memoryRecordOf(row: MemoryColumns, contexts: MemoryContextRecord[]): MemoryRecord {
   return {
     id: row.id,
     orgId: row.orgId,
@@ -231,14 +266,13 @@ function memoryRecordOf(row: MemoryColumns, contexts: Map<string, MemoryContextR
     tags: row.tags,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
-    contexts: contexts.get(row.id) ?? [],
+    contexts,
   };
 }
 
-/** Loads the contexts of memories already read under `scope`. */
-async function attachContexts(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<MemoryRecord[]> {
-  const contexts = await contextsOf(ex, scope, rows);
-  return rows.map((row) => memoryRecordOf(row, contexts));
+/** A memory read with its contexts column (memoryWithContexts). */
+function memoryWithContextsOf(row: MemoryWithContexts): MemoryRecord {
+  return memoryRecordOf(row, contextsFrom(row.contexts));
 }
 
 /**
@@ -321,13 +355,12 @@ export async function insertImportedMemories(ex: Executor, scope: OwnerScope, in
 export async function findMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
   const query = preparedOn(ex, 'findMemory', (on) =>
     on
-      .select(memoryColumns)
+      .select(memoryWithContexts)
       .from(memory)
       .where(and(eq(memory.id, sql.placeholder('id')), visibleTo(OWNER))),
   );
-  const rows = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
-  const [found] = await attachContexts(ex, scope, rows);
-  return found ?? null;
+  const [found] = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
+  return found ? memoryWithContextsOf(found) : null;
 }
 
 export interface MemoryPage {
@@ -344,32 +377,36 @@ export async function listMemories(
 ): Promise<MemoryPage> {
   const tagged = options.tag !== undefined;
   const sourced = options.source !== undefined;
-  const page = (filter: ScopeFilter) =>
-    preparedOn(ex, `list:${filter}:${tagged}:${sourced}`, (on) =>
-      on
-        .select(memoryColumns)
-        .from(memory)
-        .where(and(visibleTo(OWNER, filter), lt(memory.id, sql.placeholder('before')), tagged ? hasTag(sql.placeholder('tag')) : undefined, sourced ? eq(memory.source, sql.placeholder('source')) : undefined))
-        .orderBy(desc(memory.id))
-        .limit(sql.placeholder('limit')),
-    ).execute({
-      orgId: scope.orgId,
-      userId: scope.userId,
-      // The largest id there can be (26 Zs), so the first page starts at the newest.
-      before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
-      limit: options.limit + 1,
-      ...(tagged ? { tag: options.tag } : {}),
-      ...(sourced ? { source: options.source } : {}),
-    });
-  // Two index-ordered reads merged beat one OR that the optimiser may answer by scanning the org.
   const filter = options.filter ?? 'all';
-  const rows =
-    filter === 'all'
-      ? (await Promise.all([page('user'), page('org')])).flat().sort((a, b) => (a.id < b.id ? 1 : -1))
-      : await page(filter);
+  const branch = (on: Executor, which: ScopeFilter) =>
+    on
+      .select(memoryWithContexts)
+      .from(memory)
+      .where(
+        and(
+          visibleTo(OWNER, which),
+          lt(memory.id, sql.placeholder('before')),
+          tagged ? hasTag(sql.placeholder('tag')) : undefined,
+          sourced ? eq(memory.source, sql.placeholder('source')) : undefined,
+        ),
+      )
+      .orderBy(desc(memory.id))
+      .limit(sql.placeholder('limit'));
+  // One statement; for both scopes two index-ordered branches, each with its LIMIT, merged by
+  // the server: one OR would let the optimiser answer by scanning the org.
+  const rows = await preparedOn(ex, `list:${filter}:${tagged}:${sourced}`, (on) =>
+    filter === 'all' ? unionAll(branch(on, 'user'), branch(on, 'org')).orderBy(sql`\`id\` desc`).limit(sql.placeholder('limit')) : branch(on, filter),
+  ).execute({
+    orgId: scope.orgId,
+    userId: scope.userId,
+    // The largest id there can be (26 Zs), so the first page starts at the newest.
+    before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
+    limit: options.limit + 1,
+    ...(tagged ? { tag: options.tag } : {}),
+    ...(sourced ? { source: options.source } : {}),
+  });
   const kept = rows.slice(0, options.limit);
-  const memories = await attachContexts(ex, scope, kept);
-  return { memories, lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
+  return { memories: kept.map(memoryWithContextsOf), lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
 }
 
 /** FULLTEXT candidates re-ranked per search: enough that the owner's best matches are among them. */
@@ -426,7 +463,7 @@ export async function searchMemories(
     ranked.map((result) => result.row),
   );
   return ranked.map(({ row, score, match, matched }) =>
-    Object.assign(memoryRecordOf(row, contexts), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+    Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
   );
 }
 
@@ -436,13 +473,12 @@ export async function searchMemories(
  * rule.
  */
 export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
-  const rows = await ex
-    .select(memoryColumns)
+  const [found] = await ex
+    .select(memoryWithContexts)
     .from(memory)
     .where(and(eq(memory.id, id), visibleTo(scope)))
     .for('update');
-  const [found] = await attachContexts(ex, scope, rows);
-  return found ?? null;
+  return found ? memoryWithContextsOf(found) : null;
 }
 
 /**
