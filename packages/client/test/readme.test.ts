@@ -16,6 +16,9 @@ it('the README’s five lines run as written', async () => {
   const readme = await readFile(join(import.meta.dirname, '../README.md'), 'utf8');
   const snippet = readme.match(/```ts\n([\s\S]*?)```/)![1]!;
   expect(snippet.trim().split('\n')).toHaveLength(5);
+  // The repository's README shows the same five lines.
+  const rootReadme = await readFile(join(import.meta.dirname, '../../../README.md'), 'utf8');
+  expect(rootReadme.match(/```ts\n([\s\S]*?)```/)?.[1]).toBe(snippet);
   const tenant = await createTenant(server.services, server.url);
   const dir = await mkdtemp(join(import.meta.dirname, '.readme-'));
   const logged: unknown[] = [];
