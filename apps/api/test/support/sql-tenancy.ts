@@ -69,7 +69,7 @@ export const ALLOWED: readonly AllowedStatement[] = [
       'under Vitess they route through the consistent_lookup_unique vindexes of deploy/vitess/vschema.json (one shard each)',
     patterns: [
       /\bfrom `api_keys` inner join `users` on .* where \(`api_keys`\.`key_hash` = \?/i,
-      /\bfrom `users` where \(`users`\.`oidc_issuer` = \? and `users`\.`oidc_subject` = \?\)$/i,
+      /\bfrom `users`(?: inner join `orgs` on `orgs`\.`id` = `users`\.`org_id`)? where \(`users`\.`oidc_issuer` = \? and `users`\.`oidc_subject` = \?\)$/i,
     ],
   },
   {
