@@ -1,30 +1,20 @@
 // Builds the console with Vite. Each build goes to dist/<fingerprint of the sources>/ and is
 // never modified afterwards; dist/current then names it (written atomically), so the API
 // serves one complete build at every moment and processes started together share one build.
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildOnce, fingerprintOf } from '../../scripts/build-cache.mjs';
 
 const app = dirname(fileURLToPath(import.meta.url));
 const root = join(app, '..', '..');
 const dist = join(app, 'dist');
-const KEEP_BUILDS = 3;
 
 function fingerprint() {
-  const hash = createHash('sha256');
-  const files = [join(app, 'build.mjs'), join(app, 'index.html'), join(app, 'package.json'), join(root, 'pnpm-lock.yaml')];
-  for (const input of [join(app, 'src'), join(root, 'packages', 'client', 'src')]) {
-    if (!existsSync(input)) continue;
-    for (const entry of readdirSync(input, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) files.push(join(entry.parentPath, entry.name));
-    }
-  }
-  for (const file of files.sort()) {
-    const stat = statSync(file);
-    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\n`);
-  }
-  return hash.digest('hex').slice(0, 16);
+  return fingerprintOf(
+    [join(app, 'build.mjs'), join(app, 'index.html'), join(app, 'package.json'), join(root, 'pnpm-lock.yaml')],
+    [join(app, 'src'), join(root, 'packages', 'client', 'src')],
+  );
 }
 
 async function bundle(outDir) {
@@ -59,14 +49,6 @@ async function buildWith(build, outDir) {
   });
 }
 
-function pruneOldBuilds(current) {
-  const builds = readdirSync(dist, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && /^[0-9a-f]{16}$/.test(entry.name) && entry.name !== current)
-    .map((entry) => ({ name: entry.name, at: statSync(join(dist, entry.name)).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const old of builds.slice(KEEP_BUILDS - 1)) rmSync(join(dist, old.name), { recursive: true, force: true });
-}
-
 function pointAt(id) {
   const pointer = join(dist, 'current');
   if (existsSync(pointer) && readFileSync(pointer, 'utf8').trim() === id) return;
@@ -78,19 +60,8 @@ function pointAt(id) {
 /** The directory of an up-to-date console build, building it first if the sources changed. */
 export async function ensureConsoleBuilt() {
   const id = fingerprint();
-  const target = join(dist, id);
-  if (!existsSync(join(target, 'index.html'))) {
-    const staging = join(dist, `.staging-${process.pid}-${Date.now()}`);
-    mkdirSync(dist, { recursive: true });
-    await bundle(staging);
-    try {
-      renameSync(staging, target);
-    } catch {
-      rmSync(staging, { recursive: true, force: true }); // built by a concurrent process meanwhile
-    }
-  }
+  const target = await buildOnce(dist, id, { built: (directory) => existsSync(join(directory, 'index.html')), bundle });
   pointAt(id);
-  pruneOldBuilds(id);
   return target;
 }
 
