@@ -23,19 +23,28 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+let packageDirectory: string | null | undefined;
+/** Where the console package is installed (resolved once), or null without it. */
+function consolePackage(): string | null {
+  if (packageDirectory === undefined) {
+    try {
+      packageDirectory = dirname(createRequire(import.meta.url).resolve('@memory-bank/console/package.json'));
+    } catch {
+      packageDirectory = null;
+    }
+  }
+  return packageDirectory;
+}
+
 /**
  * The console's current build: apps/console/build.mjs writes each build to
  * dist/<fingerprint>/ and then points dist/current at it, so a build never changes files a
- * running server is serving. Read per request (a stat and a small read), so a rebuild is
- * picked up without a restart.
+ * running server is serving. The pointer is read per request (a stat and a small read), so
+ * a rebuild is picked up without a restart; the package is resolved once.
  */
 function currentBuild(): string | null {
-  let packageDir: string;
-  try {
-    packageDir = dirname(createRequire(import.meta.url).resolve('@memory-bank/console/package.json'));
-  } catch {
-    return null;
-  }
+  const packageDir = consolePackage();
+  if (!packageDir) return null;
   const pointer = join(packageDir, 'dist', 'current');
   if (!existsSync(pointer)) return null;
   const directory = join(packageDir, 'dist', readFileSync(pointer, 'utf8').trim());
