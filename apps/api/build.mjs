@@ -39,8 +39,9 @@ async function bundle(outdir) {
     external: ['swagger-ui-dist'],
     // CommonJS packages (mysql2, pino…) call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    // Keep class and function names: errors are logged by name.
-    keepNames: true,
+    // No keepNames: it wraps every function expression in a runtime __name() call, closures
+    // made per request included (~3 % of the service's CPU under load). Our errors carry
+    // their names as fields (errors.ts); stack traces name functions without it.
     sourcemap: 'linked',
     logLevel: 'warning',
   });

