@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
 
-// GET /v1/memory?source= and GET /v1/admin/audit?since=&until=: filters applied by the
-// database, so they hold across cursor pages and never cross orgs.
+// GET /v1/memory?source=, GET /v1/memory/search?source= and GET /v1/admin/audit?since=&until=:
+// filters applied by the database, so they hold across cursor pages (and beyond the
+// candidates a search ranks) and never cross orgs.
 let server: TestServer;
 let org: TestTenant;
 let member: TestUser;
@@ -76,6 +77,34 @@ describe('GET /v1/memory?source=', () => {
     const bad = await member.api.get('/v1/memory?source=email');
     expect(bad.status).toBe(400);
     expect(bad.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('source');
+  });
+});
+
+describe('GET /v1/memory/search?source=', () => {
+  it('finds memories saved that way even where more of the others match better, in the caller org only', async () => {
+    // The mcp ones first, then more api ones than a search ranks as candidates (64), all
+    // matching alike: newer ones win ties, so a filter applied to the ranked page would miss them.
+    const mcp: string[] = [];
+    for (let i = 0; i < 3; i++) mcp.push(await save(member, { content: `okapi sighting ${i}` }));
+    await markSource(mcp, 'mcp');
+    for (let i = 0; i < 70; i++) await save(member, { content: `okapi sighting ${i + 3}` });
+    const otherMcp = await save(other.owner, { content: 'okapi sighting elsewhere' });
+    await markSource([otherMcp], 'mcp');
+
+    const search = async (query: string) => {
+      const res = await member.api.get(`/v1/memory/search?q=okapi&limit=50${query}`);
+      expect(res.status).toBe(200);
+      return (res.body.results as { id: string; source: string }[]).map((result) => result.id);
+    };
+    expect((await search('')).filter((id) => mcp.includes(id))).toEqual([]);
+    expect((await search('&source=mcp')).sort()).toEqual([...mcp].sort());
+    expect(await search('&source=hook')).toEqual([]);
+    expect(await search('&source=mcp&scope=org')).toEqual([]);
+    expect(await search('&source=api')).toHaveLength(50);
+
+    const bad = await member.api.get('/v1/memory/search?q=okapi&source=email');
+    expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('source');
   });
 });

@@ -29,7 +29,6 @@ void everyScopeListed;
 export interface MemoryFilters {
   tag?: string | undefined;
   scope?: 'user' | 'org' | 'all' | undefined;
-  /** The list's only: the search has no source filter (the screen narrows its one page of results). */
   source?: Memory['source'] | undefined;
 }
 
@@ -37,8 +36,8 @@ const PAGE = 50;
 
 export const api = {
   listMemories: (filters: MemoryFilters & { cursor?: string | undefined }) => ok(client.GET('/v1/memory', { params: { query: { ...filters, limit: PAGE } } })),
-  searchMemories: async (q: string, { tag, scope }: MemoryFilters, signal?: AbortSignal) =>
-    (await ok(client.GET('/v1/memory/search', { params: { query: { q, tag, scope, limit: PAGE } }, ...(signal ? { signal } : {}) }))).results,
+  searchMemories: async (q: string, filters: MemoryFilters, signal?: AbortSignal) =>
+    (await ok(client.GET('/v1/memory/search', { params: { query: { ...filters, q, limit: PAGE } }, ...(signal ? { signal } : {}) }))).results,
   getMemory: async (id: string) => {
     const { data, response } = await client.GET('/v1/memory/{id}', { params: { path: { id } } });
     return { memory: data!, etag: response.headers.get('etag') };

@@ -219,7 +219,7 @@ describe('the console in a browser', () => {
     await checkScreen(page, 'audit-log');
   });
 
-  it('filters memories by source and the audit log by date in the API, not in the loaded pages', async () => {
+  it('filters memories (list and search) by source and the audit log by date in the API, not in the loaded pages', async () => {
     const viaMcp = await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed by an agent over MCP' } });
     await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed over REST' } });
     await server.database.pool.query('UPDATE memory SET source = ? WHERE id = ?', ['mcp', viaMcp.body.id]);
@@ -236,6 +236,13 @@ describe('the console in a browser', () => {
     await page.getByLabel('Source').selectOption('mcp');
     await bySource;
     await expect.poll(() => list.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Filed by an agent over MCP')]);
+    // The search takes the same filter in the API.
+    const searched = asks('/v1/memory/search', 'source', 'mcp');
+    await page.getByLabel('Search memories').fill('filed');
+    await searched;
+    const results = page.getByRole('list', { name: 'Search results' });
+    await expect.poll(() => results.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Filed by an agent over MCP')]);
+    await page.getByLabel('Search memories').fill('');
 
     // The browser's local days, as the date inputs take them.
     const day = (offset: number) => {

@@ -170,7 +170,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
 
     search(
       principal: Principal,
-      options: { query: string; limit: number; tag?: string; scope?: ScopeFilter },
+      options: { query: string; limit: number; tag?: string; source?: MemorySource; scope?: ScopeFilter },
     ): Promise<ScoredMemoryRecord[]> {
       return searchMemories(db, principal.scope, { ...options, tag: options.tag?.trim(), filter: options.scope ?? 'all' });
     },

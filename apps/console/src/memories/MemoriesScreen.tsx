@@ -60,12 +60,9 @@ export function MemoriesScreen() {
   const settled = { ...filters, tag };
   const searching = typed.trim().length > 0;
   const list = useMemoryList(settled, !searching);
-  const search = useMemorySearch(query, { tag, scope: filters.scope });
-  // The list is filtered by source in the API; the search has no such filter, so its one page
-  // of results (the best 50) is narrowed here.
-  const { source } = filters;
+  const search = useMemorySearch(query, settled);
   const listed = list.data?.pages.flatMap((page) => page.memories) ?? [];
-  const found = query === typed.trim() && search.data ? search.data.filter((memory) => !source || memory.source === source) : null;
+  const found = query === typed.trim() && search.data ? search.data : null;
 
   return (
     <section aria-labelledby="memories-title">

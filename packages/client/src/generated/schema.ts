@@ -3213,6 +3213,8 @@ export interface operations {
                 q: string;
                 /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
                 scope?: "user" | "org" | "all";
+                /** @description Only memories saved this way. */
+                source?: "api" | "mcp" | "hook";
                 /** @description Only memories carrying this tag. */
                 tag?: string;
             };

@@ -421,19 +421,27 @@ export const SEARCH_CANDIDATES = 64;
 export async function searchMemories(
   ex: Executor,
   scope: OwnerScope,
-  options: { query: string; limit: number; tag?: string; filter?: ScopeFilter },
+  options: { query: string; limit: number; tag?: string; source?: MemorySource; filter?: ScopeFilter },
 ): Promise<ScoredMemoryRecord[]> {
   const parsed = parseSearchQuery(options.query);
   if (parsed.words.length === 0) return [];
   const filter = options.filter ?? 'all';
   const owners = visibleOwners(scope, filter);
   const tagged = options.tag !== undefined;
-  const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}`, (on) => {
+  const sourced = options.source !== undefined;
+  const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}:${sourced}`, (on) => {
     const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
     return on
       .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
       .from(memory)
-      .where(and(match, visibleTo(OWNER, filter), tagged ? hasTag(sql.placeholder('tag')) : undefined))
+      .where(
+        and(
+          match,
+          visibleTo(OWNER, filter),
+          tagged ? hasTag(sql.placeholder('tag')) : undefined,
+          sourced ? eq(memory.source, sql.placeholder('source')) : undefined,
+        ),
+      )
       .orderBy(desc(sql`score`), desc(memory.id))
       .limit(sql.placeholder('limit'));
   });
@@ -448,6 +456,7 @@ export async function searchMemories(
       userId: scope.userId,
       limit: SEARCH_CANDIDATES,
       ...(tagged ? { tag: options.tag } : {}),
+      ...(sourced ? { source: options.source } : {}),
     }),
     readOwnersStats(
       ex,

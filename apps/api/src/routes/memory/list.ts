@@ -1,15 +1,14 @@
 import { z } from '@hono/zod-openapi';
-import { MEMORY_SOURCES } from '@memory-bank/db';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, MemorySchema, ScopeFilterParam, TagFilter, limitParam, toMemoryResponse } from './schemas';
+import { MEMORY_LIMITS, MemorySchema, ScopeFilterParam, SourceFilter, TagFilter, limitParam, toMemoryResponse } from './schemas';
 
 const ListQuery = z.object({
   limit: limitParam(MEMORY_LIMITS.listLimit, 'Page size'),
   cursor: z.string().min(1).max(512).optional().openapi({ description: '`next_cursor` of the previous page.' }),
   tag: TagFilter,
-  source: z.enum(MEMORY_SOURCES).optional().openapi({ description: 'Only memories saved this way.' }),
+  source: SourceFilter,
   scope: ScopeFilterParam,
 });
 

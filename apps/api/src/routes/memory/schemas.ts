@@ -41,6 +41,9 @@ export const TagFilter = z
   .optional()
   .openapi({ description: 'Only memories carrying this tag.' });
 
+/** The `source` filter of list and search. */
+export const SourceFilter = z.enum(MEMORY_SOURCES).optional().openapi({ description: 'Only memories saved this way.' });
+
 const Citation = z
   .record(z.string(), z.unknown())
   .superRefine((value, ctx) => {

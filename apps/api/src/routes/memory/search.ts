@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
+import { MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, SourceFilter, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
@@ -10,6 +10,7 @@ const SearchQuery = z.object({
   }),
   limit: limitParam(MEMORY_LIMITS.searchLimit, 'At most this many results'),
   tag: TagFilter,
+  source: SourceFilter,
   scope: ScopeFilterParam,
 });
 
@@ -33,8 +34,8 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemorySearch(app: ApiApp) {
   app.openapi(getMemorySearchRoute, async (c) => {
-    const { q, limit, tag, scope } = c.req.valid('query');
-    const results = await c.var.services.memory.search(c.var.principal, { query: q, limit, tag, scope });
+    const { q, limit, tag, source, scope } = c.req.valid('query');
+    const results = await c.var.services.memory.search(c.var.principal, { query: q, limit, tag, source, scope });
     return c.json({ results: results.map(toSearchResult) }, 200);
   });
 }
