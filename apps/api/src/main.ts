@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { serveApp } from './http/serve';
 import { trackInFlight } from './http/shutdown';
 import { SHUTDOWN_LIMITS } from './limits';
-import { createLogger, errorForLog } from './logger';
+import { createLogger, errorForLog, flushLogsSync } from './logger';
 import { startTracing, statementSpans } from './observability/tracing';
 
 const DATABASE_WAIT_MS = 60_000;
@@ -45,6 +45,7 @@ async function main(): Promise<void> {
   const server = serveApp(app, { port: config.PORT, logger, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
     const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
     logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp` }, 'listening');
+    flushLogsSync(logger);
     // For people: stdout carries only JSON log lines.
     process.stderr.write(
       `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\nWeb console: ${base}/console\n`,

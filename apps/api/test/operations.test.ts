@@ -87,8 +87,9 @@ describe('pnpm start', () => {
     await migrateDatabase(handle.pool).finally(() => handle.close());
     const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info' });
     try {
-      const ready = service.stdout().split('\n').find((line) => line.includes('"msg":"database ready"'));
-      expect(JSON.parse(ready!)).toMatchObject({ created: false, migrations_applied: [] });
+      const readyLine = () => service.stdout().split('\n').find((line) => line.includes('"msg":"database ready"'));
+      await expect.poll(readyLine).toBeDefined();
+      expect(JSON.parse(readyLine()!)).toMatchObject({ created: false, migrations_applied: [] });
     } finally {
       await stopService(service.child);
     }
