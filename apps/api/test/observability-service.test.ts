@@ -16,6 +16,7 @@ import { startService, stopService } from './support/process';
 
 const databaseUrl = freshDatabaseUrl(inject('databaseServerUrl'), 'obs');
 const received: string[] = [];
+const receivedTokens: (string | undefined)[] = [];
 let collector: Server;
 
 afterAll(async () => {
@@ -28,7 +29,10 @@ async function startCollector(): Promise<string> {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk));
     request.on('end', () => {
-      if (request.method === 'POST' && request.url === '/v1/traces') received.push(body);
+      if (request.method === 'POST' && request.url === '/v1/traces') {
+        received.push(body);
+        receivedTokens.push(request.headers['x-collector-token'] as string | undefined);
+      }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -46,7 +50,7 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60
   }
 }
 
-describe('pnpm start with METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT', () => {
+describe('pnpm start with METRICS_PORT, OTEL_EXPORTER_OTLP_ENDPOINT and OTEL_EXPORTER_OTLP_HEADERS', () => {
   it('serves /metrics on its own port and exports request spans over OTLP/HTTP', { timeout: 120_000 }, async () => {
     const endpoint = await startCollector();
     const archive = await mkdtemp(join(tmpdir(), 'mb-obs-archive-'));
@@ -57,6 +61,8 @@ describe('pnpm start with METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       METRICS_PORT: '0',
       OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
       OTEL_SERVICE_NAME: 'memory-bank-obs-test',
+      // Read by the OTLP exporter itself: a collector's credentials.
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-collector-token=obs-token-42',
       ARCHIVE_URL: `file://${archive}`,
       LOG_LEVEL: 'info',
     });
@@ -78,6 +84,7 @@ describe('pnpm start with METRICS_PORT and OTEL_EXPORTER_OTLP_ENDPOINT', () => {
       const batch = await until('the span to reach the receiver', () => received.find((body) => body.includes(traceId)));
       expect(batch).toContain('memory-bank-obs-test');
       expect(batch).toContain('GET /readyz');
+      expect(receivedTokens[received.indexOf(batch)]).toBe('obs-token-42');
     } finally {
       await stopService(service.child);
       await rm(archive, { recursive: true, force: true });
