@@ -34,7 +34,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
 
 /**
  * Writes what `logger` has buffered now, before the call returns: start-up lines are out
- * before the banner on stderr says the server is listening.
+ * before the banner on stderr says the server is listening, and "shutting down" as soon as
+ * a signal arrives.
  */
 export function flushLogsSync(logger: Logger): void {
   (logger[pino.symbols.streamSym] as { flushSync?: () => void }).flushSync?.();

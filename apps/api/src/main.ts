@@ -71,6 +71,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal, in_flight: requests.size, drain_ms: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
+    flushLogsSync(logger);
     setTimeout(() => {
       logger.error({ cleanup_ms: SHUTDOWN_LIMITS.cleanupMs }, 'shutdown did not finish in time');
       process.exit(1);
