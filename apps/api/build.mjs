@@ -9,9 +9,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { buildOnce, fingerprintOf } from '../../scripts/build-cache.mjs';
-import { ensureConsoleBuilt } from '../console/build.mjs';
+import { consoleUpToDate, ensureConsoleBuilt } from '../console/build.mjs';
 
 const app = dirname(fileURLToPath(import.meta.url));
 const root = join(app, '..', '..');
@@ -26,6 +25,7 @@ function fingerprint() {
 }
 
 async function bundle(outdir) {
+  const { build } = await import('esbuild');
   await build({
     entryPoints: { main: join(app, 'src', 'main.ts'), cli: join(app, 'src', 'cli.ts') },
     outdir,
@@ -47,13 +47,24 @@ async function bundle(outdir) {
   });
 }
 
+const hasBundle = (target) => existsSync(join(target, 'main.mjs'));
+
+/**
+ * The directory of the build of the current sources when it and the console's are up to
+ * date; null when a build is due. Loads neither esbuild nor Vite.
+ */
+export function upToDateBuild() {
+  const target = join(dist, fingerprint());
+  return hasBundle(target) && consoleUpToDate() ? target : null;
+}
+
 /**
  * The directory of an up-to-date build, building it first if the sources changed. The web
  * console (apps/console), which the server serves at /console, is brought up to date too.
  */
 export async function ensureBuilt() {
   await ensureConsoleBuilt();
-  return buildOnce(dist, fingerprint(), { built: (target) => existsSync(join(target, 'main.mjs')), bundle });
+  return buildOnce(dist, fingerprint(), { built: hasBundle, bundle });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await ensureBuilt());

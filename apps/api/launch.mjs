@@ -1,9 +1,11 @@
 // `pnpm start` and `pnpm cli`: runs an entry point of the bundle in this process, so the
 // server is the process pnpm (or a container runtime) signals. Usage: node launch.mjs main|cli [arguments…]
 //
-// From a checkout (src/ present) it builds the bundle first if the sources changed. Without
-// the sources (the container image) it runs the bundle built at image build and writes
-// nothing, so it runs as a user who may not write there.
+// From a checkout (src/ present) it builds the bundle first if the sources changed, in a
+// process of its own: what esbuild and Vite load (~100 MB and more) never stays in the
+// server's memory. Without the sources (the container image) it runs the bundle built at
+// image build and writes nothing, so it runs as a user who may not write there.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +33,16 @@ if (entry !== 'main' && entry !== 'cli') {
   console.error('usage: node launch.mjs main|cli [arguments…]');
   process.exit(64);
 }
-const directory = existsSync(join(app, 'src')) ? await (await import('./build.mjs')).ensureBuilt() : prebuilt();
+/** From a checkout: the current build, made first (by `node build.mjs`, which prints its directory) when due. */
+async function fromCheckout() {
+  const { upToDateBuild } = await import('./build.mjs');
+  const built = upToDateBuild();
+  if (built) return built;
+  const printed = execFileSync(process.execPath, [join(app, 'build.mjs')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  return printed.trim().split('\n').at(-1);
+}
+
+const directory = existsSync(join(app, 'src')) ? await fromCheckout() : prebuilt();
 const script = `${directory}/${entry}.mjs`;
 process.argv = [process.argv[0], script, ...args];
 await import(script);

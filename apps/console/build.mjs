@@ -57,6 +57,13 @@ function pointAt(id) {
   renameSync(staging, pointer);
 }
 
+/** Whether the build of the current sources is there and dist/current names it: nothing to do. */
+export function consoleUpToDate() {
+  const id = fingerprint();
+  const pointer = join(dist, 'current');
+  return existsSync(join(dist, id, 'index.html')) && existsSync(pointer) && readFileSync(pointer, 'utf8').trim() === id;
+}
+
 /** The directory of an up-to-date console build, building it first if the sources changed. */
 export async function ensureConsoleBuilt() {
   const id = fingerprint();
