@@ -5,6 +5,8 @@ import type { Config } from './config';
 export const LOG_FLUSH_MS = 1000;
 /** Lines are written once this much is buffered, or after LOG_FLUSH_MS. */
 const LOG_BUFFER_BYTES = 4096;
+/** Each logger createLogger made, with its buffered destination (for flushLogsSync). */
+const destinations = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
 
 /**
  * JSON lines on stdout. We log request metadata and errors, never credentials or the
@@ -19,7 +21,7 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
   const flusher = setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
   destination.once('close', () => clearInterval(flusher));
-  return pino(
+  const logger = pino(
     {
       level: config.LOG_LEVEL,
       base: { service: 'memory-bank' },
@@ -30,6 +32,8 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
     },
     destination,
   );
+  destinations.set(logger, destination);
+  return logger;
 }
 
 /**
@@ -38,7 +42,7 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
  * a signal arrives.
  */
 export function flushLogsSync(logger: Logger): void {
-  (logger[pino.symbols.streamSym] as { flushSync?: () => void }).flushSync?.();
+  destinations.get(logger)?.flushSync();
 }
 
 /**

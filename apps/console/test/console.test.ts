@@ -281,6 +281,27 @@ describe('the console in a browser', () => {
     expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('member');
   });
 
+  it('pages the memory list with Load more (cursor pages of 50), filters kept', async () => {
+    const saved = await Promise.all(
+      Array.from({ length: 55 }, (_, i) => tenant.owner.api.post('/v1/memory', { body: { content: `Paged note ${i}`, tags: ['paged'] } })),
+    );
+    expect(saved.every((res) => res.status === 201)).toBe(true);
+    await page.getByRole('link', { name: 'Memories', exact: true }).click();
+    const asksTagged = page.waitForRequest((request) => new URL(request.url()).searchParams.get('tag') === 'paged');
+    await page.getByLabel('Tag', { exact: true }).fill('paged');
+    await asksTagged;
+    const list = page.getByRole('list', { name: 'Memories' });
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(50);
+    const nextPage = page.waitForRequest((request) => {
+      const url = new URL(request.url());
+      return url.searchParams.get('tag') === 'paged' && url.searchParams.has('cursor');
+    });
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await nextPage;
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(55);
+    await expect.poll(() => page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+  });
+
   it('signs out and forgets the key', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();

@@ -1,7 +1,9 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { api } from '../api';
+import { api, type AuditEvent } from '../api';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../memories/queries';
+import { DataTable, type Column } from '../ui/DataTable';
+import { ErrorAlert, LoadMore } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 
 // The audited actions (GET /v1/admin/audit's description lists them; the API has no enum for it).
@@ -13,6 +15,21 @@ function startOfDay(day: string, days: number): string {
   at.setDate(at.getDate() + days);
   return at.toISOString();
 }
+
+const COLUMNS: Column<AuditEvent>[] = [
+  { header: 'When', cell: (event) => <Time at={event.created_at} /> },
+  { header: 'Action', cell: (event) => event.action },
+  { header: 'Actor', cell: (event) => (event.actor.type === 'operator' ? 'operator' : (event.actor.user_id ?? event.actor.type)) },
+  {
+    header: 'Target',
+    cell: (event) => (
+      <>
+        {event.target.type} {event.target.id ? <code>{event.target.id}</code> : null}
+      </>
+    ),
+  },
+  { header: 'Counts', cell: (event) => (event.counts ? Object.entries(event.counts).map(([name, count]) => `${name}: ${count}`).join(', ') : '') },
+];
 
 export function AuditScreen() {
   const id = useId();
@@ -51,40 +68,10 @@ export function AuditScreen() {
         <label htmlFor={`${id}-until`}>To</label>
         <input id={`${id}-until`} type="date" value={until} onChange={(event) => setUntil(event.target.value)} />
       </fieldset>
-      {audit.error ? <p role="alert">{audit.error.message}</p> : null}
-      <table>
-        <caption className="visually-hidden">Audit events</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Action</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Target</th>
-            <th scope="col">Counts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr key={event.id}>
-              <td>
-                <Time at={event.created_at} />
-              </td>
-              <td>{event.action}</td>
-              <td>{event.actor.type === 'operator' ? 'operator' : (event.actor.user_id ?? event.actor.type)}</td>
-              <td>
-                {event.target.type} {event.target.id ? <code>{event.target.id}</code> : null}
-              </td>
-              <td>{event.counts ? Object.entries(event.counts).map(([name, count]) => `${name}: ${count}`).join(', ') : ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ErrorAlert error={audit.error} />
+      <DataTable caption="Audit events" columns={COLUMNS} rows={events} rowKey={(event) => event.id} />
       {audit.isSuccess && events.length === 0 ? <p>No events.</p> : null}
-      {audit.hasNextPage ? (
-        <button type="button" className="secondary" onClick={() => audit.fetchNextPage()} disabled={audit.isFetchingNextPage}>
-          Load more
-        </button>
-      ) : null}
+      <LoadMore pages={audit} />
     </section>
   );
 }

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { api, API_KEY_SCOPES, type ApiKey, type ApiKeyScope } from '../api';
+import { DataTable, type Column } from '../ui/DataTable';
 import { ConfirmDialog } from '../ui/Dialog';
+import { ErrorAlert } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 
 function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
@@ -38,7 +40,7 @@ function CreateKeyForm({ onCreated }: { onCreated: (key: string) => void }) {
       <button type="submit" disabled={create.isPending || scopes.length === 0}>
         Create key
       </button>
-      {create.error ? <p role="alert">{create.error.message}</p> : null}
+      <ErrorAlert error={create.error} />
     </form>
   );
 }
@@ -67,6 +69,13 @@ function NewKey({ secret, onDone }: { secret: string; onDone: () => void }) {
   );
 }
 
+const KEY_COLUMNS: Column<ApiKey>[] = [
+  { header: 'Name', cell: (key) => key.name },
+  { header: 'Prefix', cell: (key) => <code>{key.prefix}…</code> },
+  { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
+  { header: 'Last used', cell: (key) => (key.last_used_at ? <Time at={key.last_used_at} /> : 'never') },
+];
+
 export function KeysScreen() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: ['api-keys'], queryFn: api.listKeys });
@@ -84,40 +93,26 @@ export function KeysScreen() {
       <h1 id="keys-title">API keys</h1>
       {secret ? <NewKey secret={secret} onDone={() => setSecret(null)} /> : <CreateKeyForm onCreated={setSecret} />}
       <h2>Your keys</h2>
-      {keys.error ? <p role="alert">{keys.error.message}</p> : null}
-      <table>
-        <caption className="visually-hidden">Your keys</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Prefix</th>
-            <th scope="col">Scopes</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.data?.map((key) => (
-            <tr key={key.id}>
-              <td>{key.name}</td>
-              <td>
-                <code>{key.prefix}…</code>
-              </td>
-              <td>{key.scopes.join(', ')}</td>
-              <td>{key.last_used_at ? <Time at={key.last_used_at} /> : 'never'}</td>
-              <td>
-                {key.revoked_at ? (
-                  'revoked'
-                ) : (
-                  <button type="button" className="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
-                    Revoke
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ErrorAlert error={keys.error} />
+      <DataTable
+        caption="Your keys"
+        rows={keys.data ?? []}
+        rowKey={(key) => key.id}
+        columns={[
+          ...KEY_COLUMNS,
+          {
+            header: 'Status',
+            cell: (key) =>
+              key.revoked_at ? (
+                'revoked'
+              ) : (
+                <button type="button" className="danger" onClick={() => setRevoking(key)} aria-label={`Revoke ${key.name}`}>
+                  Revoke
+                </button>
+              ),
+          },
+        ]}
+      />
       {revoking ? (
         <ConfirmDialog
           title={`Revoke ${revoking.name}?`}

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { Memory, MemoryFilters, SearchResult } from '../api';
 import { Link } from '../router';
+import { ErrorAlert, LoadMore } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 import { Highlighted } from './Highlighted';
 import { SaveMemoryForm } from './SaveMemoryForm';
@@ -75,7 +76,7 @@ export function MemoriesScreen() {
       <Filters filters={filters} onChange={setFilters} />
       {searching ? (
         <div aria-live="polite" aria-busy={found === null}>
-          {search.error ? <p role="alert">{search.error.message}</p> : null}
+          <ErrorAlert error={search.error} />
           {found === null ? (
             <p role="status">Searching…</p>
           ) : (
@@ -91,7 +92,7 @@ export function MemoriesScreen() {
         </div>
       ) : (
         <div>
-          {list.error ? <p role="alert">{list.error.message}</p> : null}
+          <ErrorAlert error={list.error} />
           {list.isPending ? <p role="status">Loading…</p> : null}
           {list.isSuccess && listed.length === 0 ? <p>No memories yet.</p> : null}
           <ul className="memories" aria-label="Memories">
@@ -99,11 +100,7 @@ export function MemoriesScreen() {
               <MemoryItem key={memory.id} memory={memory} />
             ))}
           </ul>
-          {list.hasNextPage ? (
-            <button type="button" className="secondary" onClick={() => list.fetchNextPage()} disabled={list.isFetchingNextPage}>
-              {list.isFetchingNextPage ? 'Loading…' : 'Load more'}
-            </button>
-          ) : null}
+          <LoadMore pages={list} />
         </div>
       )}
     </section>

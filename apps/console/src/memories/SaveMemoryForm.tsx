@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Scope } from '../api';
 import { useAdminOrg } from '../org';
+import { ErrorAlert } from '../ui/QueryState';
 import { parseTags, useSaveMemory } from './queries';
 
 export function SaveMemoryForm() {
@@ -46,7 +47,7 @@ export function SaveMemoryForm() {
         Save
       </button>
       {save.isSuccess ? <p role="status">Saved.</p> : null}
-      {save.error ? <p role="alert">{save.error.message}</p> : null}
+      <ErrorAlert error={save.error} />
     </form>
   );
 }

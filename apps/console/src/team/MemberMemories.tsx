@@ -1,8 +1,19 @@
 import { useState } from 'react';
-import type { User } from '../api';
+import type { MemoryMetadata, User } from '../api';
+import { DataTable, type Column } from '../ui/DataTable';
+import { LoadMore } from '../ui/QueryState';
 import { ConfirmDialog } from '../ui/Dialog';
 import { Time } from '../ui/Time';
 import { useDeleteMemberMemory, useMemberMemories, usePurgeMember } from './queries';
+
+const COLUMNS: Column<MemoryMetadata>[] = [
+  { header: 'Id', cell: (memory) => <code>{memory.id}</code> },
+  { header: 'Scope', cell: (memory) => memory.scope },
+  { header: 'Tags', cell: (memory) => memory.tags.join(', ') },
+  { header: 'Size', cell: (memory) => `${memory.size} B` },
+  { header: 'Contexts', cell: (memory) => memory.context_count },
+  { header: 'Updated', cell: (memory) => <Time at={memory.updated_at} /> },
+];
 
 /** A member's memories as the API shows them to admins: metadata only, never content. */
 export function MemberMemories({ member }: { member: User }) {
@@ -23,49 +34,25 @@ export function MemberMemories({ member }: { member: User }) {
       ) : null}
       {memories.isSuccess && rows.length === 0 ? <p>No memories.</p> : null}
       {rows.length ? (
-        <table>
-          <caption className="visually-hidden">Memories of {member.email}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Id</th>
-              <th scope="col">Scope</th>
-              <th scope="col">Tags</th>
-              <th scope="col">Size</th>
-              <th scope="col">Contexts</th>
-              <th scope="col">Updated</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((memory) => (
-              <tr key={memory.id}>
-                <td>
-                  <code>{memory.id}</code>
-                </td>
-                <td>{memory.scope}</td>
-                <td>{memory.tags.join(', ')}</td>
-                <td>{memory.size} B</td>
-                <td>{memory.context_count}</td>
-                <td>
-                  <Time at={memory.updated_at} />
-                </td>
-                <td>
-                  <button type="button" className="danger" onClick={() => setDeleting(memory.id)} aria-label={`Delete memory ${memory.id}`}>
-                    Delete
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={`Memories of ${member.email}`}
+          rows={rows}
+          rowKey={(memory) => memory.id}
+          columns={[
+            ...COLUMNS,
+            {
+              header: 'Actions',
+              hiddenHeader: true,
+              cell: (memory) => (
+                <button type="button" className="danger" onClick={() => setDeleting(memory.id)} aria-label={`Delete memory ${memory.id}`}>
+                  Delete
+                </button>
+              ),
+            },
+          ]}
+        />
       ) : null}
-      {memories.hasNextPage ? (
-        <button type="button" className="secondary" onClick={() => memories.fetchNextPage()}>
-          Load more
-        </button>
-      ) : null}
+      <LoadMore pages={memories} />
       <p>
         <button type="button" className="danger" onClick={() => setPurging(true)}>
           Purge all memories

@@ -1,6 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Role, User } from '../api';
+import { DataTable, type Column } from '../ui/DataTable';
 import { ConfirmDialog } from '../ui/Dialog';
+import { ErrorAlert } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 import { MemberMemories } from './MemberMemories';
 import { useAddMember, useChangeRole, useMembers, useRemoveMember } from './queries';
@@ -53,11 +55,17 @@ function AddMemberForm() {
       <button type="submit" disabled={add.isPending}>
         Add member
       </button>
-      {add.error ? <p role="alert">{add.error.message}</p> : null}
+      <ErrorAlert error={add.error} />
       {add.isSuccess ? <p role="status">Added {add.data.user.email}. They sign in with single sign-on, or with a key you create for them with the CLI.</p> : null}
     </form>
   );
 }
+
+const MEMBER_COLUMNS: Column<User>[] = [
+  { header: 'Email', cell: (member) => member.email },
+  { header: 'Role', cell: (member) => <RoleSelect member={member} /> },
+  { header: 'Added', cell: (member) => <Time at={member.created_at} /> },
+];
 
 export function TeamScreen() {
   const members = useMembers();
@@ -69,30 +77,19 @@ export function TeamScreen() {
       <h1 id="team-title">Team</h1>
       <AddMemberForm />
       <h2>Members</h2>
-      {members.error ? <p role="alert">{members.error.message}</p> : null}
-      <table>
-        <caption className="visually-hidden">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Added</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.data?.map((member) => (
-            <tr key={member.id}>
-              <td>{member.email}</td>
-              <td>
-                <RoleSelect member={member} />
-              </td>
-              <td>
-                <Time at={member.created_at} />
-              </td>
-              <td className="actions">
+      <ErrorAlert error={members.error} />
+      <DataTable
+        caption="Members"
+        rows={members.data ?? []}
+        rowKey={(member) => member.id}
+        columns={[
+          ...MEMBER_COLUMNS,
+          {
+            header: 'Actions',
+            hiddenHeader: true,
+            className: 'actions',
+            cell: (member) => (
+              <>
                 <button type="button" className="secondary" onClick={() => setSelected(member)} aria-label={`Memories of ${member.email}`}>
                   Memories
                 </button>
@@ -101,11 +98,11 @@ export function TeamScreen() {
                     Remove
                   </button>
                 )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+        ]}
+      />
       {selected ? <MemberMemories key={selected.id} member={selected} /> : null}
       {removing ? (
         <ConfirmDialog

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { api, type MemoryFilters } from '../api';
+import { ErrorAlert } from '../ui/QueryState';
 
 type ExportScope = NonNullable<MemoryFilters['scope']>;
 
@@ -28,7 +29,7 @@ function ExportForm() {
       <button type="submit" disabled={exported.isPending}>
         Export memories
       </button>
-      {exported.error ? <p role="alert">{exported.error.message}</p> : null}
+      <ErrorAlert error={exported.error} />
       {file ? (
         <p role="status">
           Ready: <a href={file.url} download="memories.ndjson">Download memories.ndjson</a> ({file.count === 1 ? '1 memory' : `${file.count} memories`})
@@ -60,7 +61,7 @@ function ImportForm() {
       <button type="submit" disabled={!file || imported.isPending}>
         Import memories
       </button>
-      {imported.error ? <p role="alert">{imported.error.message}</p> : null}
+      <ErrorAlert error={imported.error} />
       {summary ? (
         <div role="status">
           <p>

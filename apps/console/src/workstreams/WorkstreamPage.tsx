@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, navigate } from '../router';
 import { ConfirmDialog } from '../ui/Dialog';
+import { ErrorAlert, LoadMore } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 import { useDeleteWorkstream, useRememberEvent, useWorkstream, useWorkstreamActions, useWorkstreamEvents } from './queries';
 
@@ -32,7 +33,7 @@ export function WorkstreamPage({ id }: { id: string }) {
           Remembered as <Link to={`/memories/${encodeURIComponent(remember.data.id)}`}>a memory</Link>.
         </p>
       ) : null}
-      {remember.error ? <p role="alert">{remember.error.message}</p> : null}
+      <ErrorAlert error={remember.error} />
       <h2>Tool actions</h2>
       {actions.data?.length ? (
         <ul className="events">
@@ -65,11 +66,7 @@ export function WorkstreamPage({ id }: { id: string }) {
             </li>
           ))}
       </ol>
-      {events.hasNextPage ? (
-        <button type="button" className="secondary" onClick={() => events.fetchNextPage()}>
-          Load more events
-        </button>
-      ) : null}
+      <LoadMore pages={events} label="Load more events" />
       {confirming ? (
         <ConfirmDialog
           title="Delete this workstream?"

@@ -1,8 +1,19 @@
 import { useState } from 'react';
 import { SEARCH_DEBOUNCE_MS, useDebounced } from '../memories/queries';
 import { Link } from '../router';
+import type { Workstream } from '../api';
+import { DataTable, type Column } from '../ui/DataTable';
+import { ErrorAlert, LoadMore } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 import { useWorkstreamSearch, useWorkstreams } from './queries';
+
+const COLUMNS: Column<Workstream>[] = [
+  { header: 'Session', cell: (workstream) => <Link to={`/workstreams/${encodeURIComponent(workstream.id)}`}>{workstream.native_session_id}</Link> },
+  { header: 'Harness', cell: (workstream) => workstream.harness },
+  { header: 'Folder', cell: (workstream) => workstream.cwd ?? '—' },
+  { header: 'Events', cell: (workstream) => workstream.event_count },
+  { header: 'Last event', cell: (workstream) => <Time at={workstream.last_event_at} /> },
+];
 
 export function WorkstreamsScreen() {
   const [typed, setTyped] = useState('');
@@ -33,40 +44,10 @@ export function WorkstreamsScreen() {
         </ul>
       ) : (
         <>
-          {list.error ? <p role="alert">{list.error.message}</p> : null}
+          <ErrorAlert error={list.error} />
           {list.isSuccess && workstreams.length === 0 ? <p>No workstreams yet. Install a hook (docs/hooks.md) to capture agent sessions.</p> : null}
-          <table>
-            <caption className="visually-hidden">Workstreams</caption>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Harness</th>
-                <th scope="col">Folder</th>
-                <th scope="col">Events</th>
-                <th scope="col">Last event</th>
-              </tr>
-            </thead>
-            <tbody>
-              {workstreams.map((workstream) => (
-                <tr key={workstream.id}>
-                  <td>
-                    <Link to={`/workstreams/${encodeURIComponent(workstream.id)}`}>{workstream.native_session_id}</Link>
-                  </td>
-                  <td>{workstream.harness}</td>
-                  <td>{workstream.cwd ?? '—'}</td>
-                  <td>{workstream.event_count}</td>
-                  <td>
-                    <Time at={workstream.last_event_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {list.hasNextPage ? (
-            <button type="button" className="secondary" onClick={() => list.fetchNextPage()}>
-              Load more
-            </button>
-          ) : null}
+          <DataTable caption="Workstreams" columns={COLUMNS} rows={workstreams} rowKey={(workstream) => workstream.id} />
+          <LoadMore pages={list} />
         </>
       )}
     </section>
