@@ -5,6 +5,8 @@ import type { Config } from './config';
 export const LOG_FLUSH_MS = 1000;
 /** Lines are written once this much is buffered, or after LOG_FLUSH_MS. */
 const LOG_BUFFER_BYTES = 4096;
+/** While stdout is not being read, lines beyond this much waiting are dropped (memory stays bounded, requests never wait on logs). */
+const LOG_BACKLOG_MAX_BYTES = 8 * 1024 * 1024;
 /** Each logger createLogger made, with its buffered destination (for flushLogsSync). */
 const destinations = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
 
@@ -18,7 +20,7 @@ const destinations = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
  * the process exits; a kill -9 loses at most the last second's lines.
  */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES });
+  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BUFFER_BYTES, maxLength: LOG_BACKLOG_MAX_BYTES });
   const flusher = setInterval(() => destination.flush(), LOG_FLUSH_MS).unref();
   destination.once('close', () => clearInterval(flusher));
   const logger = pino(
