@@ -107,7 +107,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     const search = result.searchApi.throughput / result.searchRaw.throughput;
     const save = result.saveApi.throughput / result.saveRaw.throughput;
     ratios.push(ratio(`search throughput API ÷ mysql2 @${concurrency}`, search, '≥ 0.8', search >= 0.8));
-    ratios.push(ratio(`save throughput API ÷ mysql2 @${concurrency}`, save, '≥ 0.7', save >= 0.7));
+    ratios.push(ratio(`save throughput API ÷ mysql2 @${concurrency}`, save, '≥ 0.8', save >= 0.8));
   }
   return {
     scenario: 'api-vs-raw',

@@ -47,7 +47,7 @@ export async function mcpOverhead(ctx: BenchContext): Promise<ScenarioReport> {
     scenario: 'mcp',
     measurements: [rest, mcp],
     ratios: [
-      ratio(`MCP ÷ REST search latency p50 @${concurrency}`, latency, '≤ 1.3', latency <= 1.3),
+      ratio(`MCP ÷ REST search latency p50 @${concurrency}`, latency, '≤ 1.2', latency <= 1.2),
       ratio(`MCP ÷ REST search throughput @${concurrency}`, mcp.throughput / rest.throughput, '—', true),
     ],
     notes: [`REST and MCP loads ran in ${ROUNDS} alternating rounds; both ask for the same 50 queries with limit=20.`],
