@@ -1,5 +1,6 @@
+import { applyStatsDelta, openDatabase, statsDeltaOf } from '@memory-bank/db/system';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
 
@@ -137,6 +138,27 @@ describe("the owner's statistics", () => {
     const ownerId = owned[0]!.user_id;
     expect(await stats(ownerId, '')).toEqual({ docs: 24, tokens: 24 * 7 });
     expect(await stats(ownerId, 'wquince')).toEqual({ docs: 24, tokens: 48 });
+  });
+
+  it('of concurrent standalone saves of one owner go in one upsert while another runs', async () => {
+    const upserts: string[] = [];
+    const handle = openDatabase(inject('databaseUrl'), {
+      poolSize: 4,
+      logQuery: (query) => void (query.startsWith('INSERT INTO `memory_term_stats`') && upserts.push(query)),
+    });
+    try {
+      const { orgId, owner } = await createTenant(server.services, server.url);
+      await Promise.all(
+        Array.from({ length: 32 }, (_, i) => applyStatsDelta(handle.db, orgId, owner.userId, statsDeltaOf(new Map([['wmedlar', 2], [`wnote${i}`, 1]]), 3, 1))),
+      );
+      // The first runs alone; the 31 that arrived while it ran go together in the next.
+      expect(upserts).toHaveLength(2);
+      expect(await stats(owner.userId, '')).toEqual({ docs: 32, tokens: 96 });
+      expect(await stats(owner.userId, 'wmedlar')).toEqual({ docs: 32, tokens: 64 });
+      expect(await stats(owner.userId, 'wnote7')).toEqual({ docs: 1, tokens: 1 });
+    } finally {
+      await handle.close();
+    }
   });
 
   it("of org-shared memories belong to the org, and count for every member's search", async () => {

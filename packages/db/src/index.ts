@@ -14,6 +14,7 @@ export { SEARCH_TERMS_VERSION, memorySearchTerms } from './search/memory-terms';
 export type { SearchMatch, Highlight, MatchKind } from './search/rank';
 export * from './archive-layout';
 export { inTransaction } from './prepared';
+export { createGroupCommit, type GroupCommitOptions } from './group-commit';
 export { poolUsage, observeConnectionAcquisition, type PoolUsage, type StatementTracer } from './instrument';
 export * from './queries/orgs';
 export * from './queries/api-keys';

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { appendWorkstreamEvents, newId, sessionKey, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
+import { appendWorkstreamEvents, createGroupCommit, newId, sessionKey, type Database, type EventDraft, type SessionRef } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
-import { createGroupCommit } from '../hooks/group-commit';
 import { RECALL_RECORD_KEY, isRecallRecord, recallAdapter, recallPayload, type RecallRecord } from '../hooks/adapters/recall';
 import { parseTimestamp } from '../hooks/adapters/text';
 import { ledgerFields } from '../hooks/ledger';

@@ -1,6 +1,7 @@
 import { and, eq, getTableName, inArray, sql } from 'drizzle-orm';
 import type mysql from 'mysql2/promise';
-import type { Executor } from '../client';
+import type { Database, Executor } from '../client';
+import { createGroupCommit } from '../group-commit';
 import { memoryTermStats } from '../schema';
 import { hasErrorCode } from '../errors';
 import { databaseOptions, isDatabase, padded, preparedOn } from '../prepared';
@@ -68,12 +69,65 @@ async function upsertStats(ex: Executor, rows: (string | number)[][]): Promise<v
   await client.query(text, params);
 }
 
+/** Deltas of one owner summed (term by term), for one upsert. */
+function mergedDeltas(deltas: OwnerStatsDelta[]): OwnerStatsDelta {
+  const merged: OwnerStatsDelta = new Map();
+  for (const delta of deltas) {
+    for (const [term, change] of delta) {
+      const current = merged.get(term);
+      merged.set(term, current ? { docs: current.docs + change.docs, tokens: current.tokens + change.tokens } : change);
+    }
+  }
+  return merged;
+}
+
+interface StandaloneDelta {
+  orgId: string;
+  ownerId: string;
+  delta: OwnerStatsDelta;
+}
+
 /**
- * Adds a delta to an owner's statistics. The owner's totals row goes first and the
- * terms in sorted order, so concurrent saves of one owner lock rows in the same order
- * (the totals row serialises them) and cannot deadlock each other.
+ * Per database: standalone upserts of one owner (saves and deletes outside a transaction)
+ * that arrive while one of that owner's runs go together in the next, their deltas summed
+ * (group-commit.ts). Each caller still returns only once the statement holding its delta
+ * committed; what concurrent saves of one owner save is the statements, the commits and
+ * the waits on the owner's totals row, which every upsert of the owner locks.
+ */
+const standaloneUpserts = new WeakMap<Database, ReturnType<typeof createGroupCommit<StandaloneDelta, void>>>();
+
+function standaloneUpsertsOf(db: Database) {
+  let upserts = standaloneUpserts.get(db);
+  if (!upserts) {
+    upserts = createGroupCommit<StandaloneDelta, void>({
+      run: async (items) => {
+        await applyNow(db, items[0]!.orgId, items[0]!.ownerId, mergedDeltas(items.map((item) => item.delta)));
+        return items.map(() => undefined);
+      },
+      maxItems: 256,
+      weight: (item) => item.delta.size,
+      maxWeight: STATS_ROWS_PER_STATEMENT,
+    });
+    standaloneUpserts.set(db, upserts);
+  }
+  return upserts;
+}
+
+/**
+ * Adds a delta to an owner's statistics: in the caller's transaction, or, outside one,
+ * merged with the owner's other standalone deltas in flight (standaloneUpserts).
  */
 export async function applyStatsDelta(ex: Executor, orgId: string, ownerId: string, delta: OwnerStatsDelta): Promise<void> {
+  if (!isDatabase(ex)) return applyNow(ex, orgId, ownerId, delta);
+  await standaloneUpsertsOf(ex).submit(`${orgId}\u0000${ownerId}`, { orgId, ownerId, delta });
+}
+
+/**
+ * The upserts of a delta. The owner's totals row goes first and the terms in sorted order,
+ * so concurrent saves of one owner lock rows in the same order (the totals row serialises
+ * them) and cannot deadlock each other.
+ */
+async function applyNow(ex: Executor, orgId: string, ownerId: string, delta: OwnerStatsDelta): Promise<void> {
   const terms = [...delta.keys()].filter((term) => term !== OWNER_TOTALS).sort();
   if (delta.has(OWNER_TOTALS)) terms.unshift(OWNER_TOTALS);
   for (let offset = 0; offset < terms.length; offset += STATS_ROWS_PER_STATEMENT) {

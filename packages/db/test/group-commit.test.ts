@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createGroupCommit } from '../src/hooks/group-commit';
+import { createGroupCommit } from '../src/group-commit';
 
 /** A run function whose runs finish when the test says so, recording what each run held. */
 function controlledRuns(fail: (item: string) => boolean = () => false) {
