@@ -44,7 +44,11 @@ export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {
  * a signal arrives.
  */
 export function flushLogsSync(logger: Logger): void {
-  destinations.get(logger)?.flushSync();
+  try {
+    destinations.get(logger)?.flushSync();
+  } catch {
+    // A stdout nobody reads any more (EPIPE) must not stop the server; the lines stay queued.
+  }
 }
 
 /**
