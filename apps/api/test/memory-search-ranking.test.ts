@@ -161,6 +161,34 @@ describe("the owner's statistics", () => {
     }
   });
 
+  it('of a save with contexts follow its commit: the transaction never waits on the owner\'s totals row', async () => {
+    const { orgId, owner: who } = await createTenant(server.services, server.url);
+    await save(who, 'Medlar first note');
+    // Another connection holds the owner's totals row.
+    const holder = await server.database.pool.getConnection();
+    try {
+      await holder.query('START TRANSACTION');
+      await holder.query("SELECT docs FROM memory_term_stats WHERE org_id = ? AND owner_id = ? AND term = '' FOR UPDATE", [orgId, who.userId]);
+      const saving = who.api.post('/v1/memory', { body: { content: 'Medlar jam with a source', contexts: [{ snippet: 'from the jam book' }] } });
+      let answered = false;
+      void saving.then(() => (answered = true));
+      // The memory and its context are committed while the statistics upsert waits.
+      const committed = async () => {
+        const [rows] = (await server.database.db.execute(sql`SELECT id FROM memory WHERE org_id = ${orgId} AND content = 'Medlar jam with a source' AND context_count = 1`)) as unknown as [{ id: string }[]];
+        return rows.length;
+      };
+      await expect.poll(committed, { timeout: 20_000 }).toBe(1);
+      expect(answered).toBe(false);
+      await holder.query('COMMIT');
+      const res = await saving;
+      expect(res.status).toBe(201);
+      expect(await stats(who.userId, '')).toMatchObject({ docs: 2 });
+    } finally {
+      await holder.query('ROLLBACK').catch(() => {});
+      holder.release();
+    }
+  });
+
   it("of org-shared memories belong to the org, and count for every member's search", async () => {
     const org = await createTenant(server.services, server.url);
     const member = await org.addMember('member');

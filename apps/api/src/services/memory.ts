@@ -1,4 +1,5 @@
 import {
+  applyMemoryStatistics,
   countOrgMemoriesLocked,
   deleteOrgMemory,
   findMemory,
@@ -133,19 +134,23 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
      */
     async create(principal: Principal, input: NewMemoryInput, source: MemorySource, transaction?: Executor): Promise<SavedMemory> {
       const { memory, redacted } = draft(principal, input, source);
-      const write = async (tx: Executor) => {
+      // In the caller's transaction, everything goes with it.
+      if (transaction) {
+        await checkQuota(transaction, principal);
+        return { ...(await insertMemory(transaction, principal.scope, memory)).record, redacted };
+      }
+      // A memory alone is one INSERT, atomic by itself; its owner's search statistics follow in
+      // a statement of their own (a crash between them only leaves ranking one memory short).
+      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) {
+        return { ...(await insertMemory(db, principal.scope, memory)).record, redacted };
+      }
+      // Contexts or a quota need a transaction; the statistics follow its commit the same way.
+      const saved = await inTransaction(db, async (tx) => {
         await checkQuota(tx, principal);
-        return insertMemory(tx, principal.scope, memory);
-      };
-      // A memory alone is one INSERT, atomic by itself (its owner's search statistics follow in
-      // a statement of their own: a crash between them only leaves ranking one memory short);
-      // contexts or a quota need a transaction.
-      const saved = transaction
-        ? await write(transaction)
-        : memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0
-          ? await insertMemory(db, principal.scope, memory)
-          : await inTransaction(db, write);
-      return { ...saved, redacted };
+        return insertMemory(tx, principal.scope, memory, { deferStatistics: true });
+      });
+      await applyMemoryStatistics(db, saved.statistics!);
+      return { ...saved.record, redacted };
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {

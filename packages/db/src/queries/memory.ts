@@ -275,11 +275,27 @@ function memoryWithContextsOf(row: MemoryWithContexts): MemoryRecord {
   return memoryRecordOf(row, contextsFrom(row.contexts));
 }
 
+/** What a saved memory adds to its owner's search statistics (applyMemoryStatistics). */
+export interface MemoryStatistics {
+  orgId: string;
+  ownerId: string;
+  delta: OwnerStatsDelta;
+}
+
 /**
  * Saves a memory and its contexts, owned by `scope`'s user. With contexts, call it inside
- * a transaction; a memory alone is one statement, atomic by itself.
+ * a transaction; a memory alone is one statement, atomic by itself. Its owner's search
+ * statistics follow on `ex`, unless `deferStatistics`: then they are handed back, for
+ * applyMemoryStatistics once the transaction committed, so the transaction neither waits
+ * on nor holds the owner's totals row (a crash in between leaves ranking one memory short,
+ * as for a save without a transaction).
  */
-export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<MemoryRecord> {
+export async function insertMemory(
+  ex: Executor,
+  scope: OwnerScope,
+  input: NewMemory,
+  options: { deferStatistics?: boolean } = {},
+): Promise<{ record: MemoryRecord; statistics: MemoryStatistics | null }> {
   const insert = preparedOn(ex, 'insertMemory', (on) =>
     on.insert(memory).values({
       id: sql.placeholder('id'),
@@ -298,13 +314,14 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
   );
   const { owner, row, delta } = memoryRowOf(scope, input);
   await insert.execute(row);
-  await applyStatsDelta(ex, owner.orgId, statsOwnerOf(owner), delta);
+  const statistics = { orgId: owner.orgId, ownerId: statsOwnerOf(owner), delta };
+  if (!options.deferStatistics) await applyMemoryStatistics(ex, statistics);
   if (input.contexts.length > 0) {
     await ex
       .insert(memoryContext)
       .values(input.contexts.map((context) => ({ ...context, memoryId: input.id, orgId: scope.orgId })));
   }
-  return {
+  const record = {
     ...owner,
     id: input.id,
     source: input.source,
@@ -314,6 +331,12 @@ export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMe
     updatedAt: input.createdAt.toISOString(),
     contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
   };
+  return { record, statistics: options.deferStatistics ? statistics : null };
+}
+
+/** Applies a saved memory's statistics (insertMemory with deferStatistics, after its commit). */
+export function applyMemoryStatistics(ex: Executor, statistics: MemoryStatistics): Promise<void> {
+  return applyStatsDelta(ex, statistics.orgId, statistics.ownerId, statistics.delta);
 }
 
 /** A memory an import saves: `importKey` is the hash of the line's normalised save (schema/memory.ts). */
