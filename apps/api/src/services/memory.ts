@@ -149,7 +149,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
         await checkQuota(tx, principal);
         return insertMemory(tx, principal.scope, memory, { deferStatistics: true });
       });
-      await applyMemoryStatistics(db, saved.statistics!);
+      await applyMemoryStatistics(db, principal.scope, saved.statistics!);
       return { ...saved.record, redacted };
     },
 

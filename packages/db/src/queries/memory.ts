@@ -315,7 +315,7 @@ export async function insertMemory(
   const { owner, row, delta } = memoryRowOf(scope, input);
   await insert.execute(row);
   const statistics = { orgId: owner.orgId, ownerId: statsOwnerOf(owner), delta };
-  if (!options.deferStatistics) await applyMemoryStatistics(ex, statistics);
+  if (!options.deferStatistics) await applyMemoryStatistics(ex, scope, statistics);
   if (input.contexts.length > 0) {
     await ex
       .insert(memoryContext)
@@ -334,8 +334,9 @@ export async function insertMemory(
   return { record, statistics: options.deferStatistics ? statistics : null };
 }
 
-/** Applies a saved memory's statistics (insertMemory with deferStatistics, after its commit). */
-export function applyMemoryStatistics(ex: Executor, statistics: MemoryStatistics): Promise<void> {
+/** Applies the statistics of a memory `scope` saved (insertMemory with deferStatistics, after its commit). */
+export function applyMemoryStatistics(ex: Executor, scope: OwnerScope, statistics: MemoryStatistics): Promise<void> {
+  if (statistics.orgId !== scope.orgId) throw new Error('statistics of another org');
   return applyStatsDelta(ex, statistics.orgId, statistics.ownerId, statistics.delta);
 }
 
