@@ -84,11 +84,20 @@ batch_body() {
   printf ']}'
 }
 
+# Whether pid $1 is a live forward.sh (a drainer). A busy machine reuses pids within
+# seconds: kill -0 alone would take any process that got the dead drainer's pid for it.
+drainer_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  command -v ps >/dev/null 2>&1 || return 0
+  case $(ps -o args= -p "$1" 2>/dev/null) in *"${script_name}"*) return 0 ;; *) return 1 ;; esac
+}
+script_name=${0##*/}
+
 # One drainer at a time, and never none while files wait. The lock cannot outlive its
 # holder: flock(1) on $spool/.drain.flock where present (the kernel releases it when the
 # drainer dies), else $spool/.drain.pid, made atomically with link(2) and holding the
-# drainer's pid, taken over only once that process is gone (kill -0) or the file has not
-# been touched for 2 minutes (a live drainer touches it every round; guards pid reuse).
+# drainer's pid, taken over only once that process is no live forward.sh (drainer_alive)
+# or the file has not been touched for 2 minutes (a live drainer touches it every round).
 lock_take() {
   if command -v flock >/dev/null 2>&1; then
     exec 9>>"$spool/.drain.flock" || return 1
@@ -101,7 +110,7 @@ lock_take() {
   echo "$me" >"$mine" || return 1
   ln "$mine" "$owner" 2>/dev/null && { rm -f "$mine"; return 0; }
   holder=$(cat "$owner" 2>/dev/null)
-  if [ -n "$holder" ] && kill -0 "$holder" 2>/dev/null && [ -z "$(find "$owner" -mmin +2 2>/dev/null)" ]; then
+  if [ -n "$holder" ] && drainer_alive "$holder" && [ -z "$(find "$owner" -mmin +2 2>/dev/null)" ]; then
     rm -f "$mine"
     return 1
   fi

@@ -393,18 +393,32 @@ describe.skipIf(!canRun)('forward.sh', () => {
     expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(1);
   });
 
-  it('without flock(1): leaves the spool to a live pid, and takes over from a dead or silent one', async () => {
+  it('without flock(1): leaves the spool to a live drainer, and takes over from a dead, foreign or silent one', async () => {
     setup();
     const path = pathWithout(work!, ['flock']);
     mkdirSync(spool, { recursive: true });
     writeFileSync(join(spool, `1700000000.${'a'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
     const owner = join(spool, '.drain.pid');
-    writeFileSync(owner, `${process.pid}\n`); // alive, and touched just now
+    // A live drainer: a process of forward.sh (its name in the arguments, as ps shows them).
+    const drainer = spawn('dash', ['-c', 'sleep 60; :', 'forward.sh'], { stdio: 'ignore' });
+    writeFileSync(owner, `${drainer.pid}\n`); // alive, and touched just now
     server.behaviour = (request) => (request.url === '/v1/hooks/batch' ? { status: 200, body: { results: [] } } : { status: 202 });
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"y"}', env, path });
     await forwardersDone();
     expect(server.requests).toHaveLength(0);
     expect(spooled(spool)).toHaveLength(2);
+    drainer.kill('SIGKILL');
+    await new Promise((resolve) => drainer.once('exit', resolve));
+
+    // A live pid that is no forward.sh (a busy machine gave the dead drainer's pid to another
+    // process): taken over at once.
+    writeFileSync(owner, `${process.pid}\n`);
+    await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"v"}', env, path });
+    await forwardersDone();
+    expect(spooled(spool)).toEqual([]);
+    expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(1);
+    server.requests.length = 0;
+    writeFileSync(join(spool, `1700000000.${'c'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
 
     // A pid that is gone: taken over at once.
     const dead = spawnSync('true').pid;
@@ -415,13 +429,15 @@ describe.skipIf(!canRun)('forward.sh', () => {
     expect(existsSync(owner)).toBe(false);
     expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(1);
 
-    // A live pid whose file nobody touched for minutes (the pid was reused): taken over too.
+    // A live drainer whose file nobody touched for minutes (stuck): taken over too.
     writeFileSync(join(spool, `1700000001.${'b'.repeat(32)}.generic.json`), '{"session_id":"s","event":"x"}');
-    writeFileSync(owner, `${process.pid}\n`);
+    const stuck = spawn('dash', ['-c', 'sleep 60; :', 'forward.sh'], { stdio: 'ignore' });
+    writeFileSync(owner, `${stuck.pid}\n`);
     const minutesAgo = new Date(Date.now() - 5 * 60_000);
     utimesSync(owner, minutesAgo, minutesAgo);
     await runForwarder(['generic'], { stdin: '{"session_id":"s","event":"w"}', env, path });
     await forwardersDone();
+    stuck.kill('SIGKILL');
     expect(spooled(spool)).toEqual([]);
     expect(server.requests.filter((request) => request.url === '/v1/hooks/batch')).toHaveLength(2);
   });
