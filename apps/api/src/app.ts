@@ -143,7 +143,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     // Method, route pattern and status only: never headers, query strings or bodies.
     logger.info(
       {
-        req_id: c.var.requestId,
+        req_id: c.get('requestId'),
         method: c.req.method,
         route: c.req.routePath,
         status: c.res.status,

@@ -49,7 +49,7 @@ describe('tools come from the OpenAPI document', () => {
         app.openapi(echoRoute(), (c) => {
           const { word } = c.req.valid('param');
           const { times } = c.req.valid('query');
-          return c.json({ echo: `${word}${c.req.valid('json').suffix}`.repeat(times), user_id: c.var.principal.scope.userId }, 200);
+          return c.json({ echo: `${word}${c.req.valid('json').suffix}`.repeat(times), user_id: c.get('principal').scope.userId }, 200);
         }),
     });
     servers.push(server);

@@ -27,8 +27,9 @@ export interface BearerOptions {
 function unauthorized(c: Context<AppEnv>, options: BearerOptions, detail: string, error?: 'invalid_token'): AppError {
   const parts = [`realm="${REALM}"`];
   if (error) parts.push(`error="${error}"`);
-  if (options.advertiseResourceMetadata && oidcEnabled(c.var.config)) {
-    const origin = c.var.config.PUBLIC_URL ? new URL(c.var.config.PUBLIC_URL).origin : new URL(c.req.url).origin;
+  const config = c.get('config');
+  if (options.advertiseResourceMetadata && oidcEnabled(config)) {
+    const origin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : new URL(c.req.url).origin;
     parts.push(`resource_metadata="${origin}${PROTECTED_RESOURCE_METADATA_PATH}"`);
   }
   return new AppError('unauthorized', detail, { headers: { 'WWW-Authenticate': `Bearer ${parts.join(', ')}` } });
@@ -37,9 +38,9 @@ function unauthorized(c: Context<AppEnv>, options: BearerOptions, detail: string
 async function authenticate(c: Context<AppEnv>, options: BearerOptions): Promise<Principal> {
   const token = bearerToken(c.req.header('authorization'));
   if (!token) throw unauthorized(c, options, 'This operation needs credentials: Authorization: Bearer <API key or sign-in token>');
-  const principal = await c.var.services.authentication.authenticate(token, c.var.requestId);
+  const principal = await c.get('services').authentication.authenticate(token, c.get('requestId'));
   if (!principal) throw unauthorized(c, options, 'The credentials are unknown, expired or revoked', 'invalid_token');
-  await c.var.limiter.admit(c, principal);
+  await c.get('limiter').admit(c, principal);
   return principal;
 }
 

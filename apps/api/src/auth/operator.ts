@@ -17,7 +17,7 @@ function sameToken(presented: string, expected: string): boolean {
  */
 export function requireOperator(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const expected = c.var.config.MEMORY_BANK_OPERATOR_TOKEN;
+    const expected = c.get('config').MEMORY_BANK_OPERATOR_TOKEN;
     if (!expected) throw routeNotFound();
     const token = bearerToken(c.req.header('authorization'));
     if (!token || !sameToken(token, expected)) {

@@ -27,6 +27,7 @@ export interface AppBindings {
   outgoing?: ServerResponse;
 }
 
+/** Read with `c.get(name)`: Hono's `c.var` copies every variable into a new object on each access. */
 export interface AppVariables {
   requestId: string;
   services: Services;

@@ -46,8 +46,8 @@ export function asAppError(error: unknown): AppError {
 
 /** Renders an AppError as application/problem+json. */
 export function problemResponse(c: Context<AppEnv>, error: AppError): Response {
-  c.var.metrics?.problem(error.code);
-  return c.body(JSON.stringify(toProblem(error, c.var.requestId)), error.status, {
+  c.get('metrics')?.problem(error.code);
+  return c.body(JSON.stringify(toProblem(error, c.get('requestId'))), error.status, {
     ...error.options.headers,
     'Content-Type': 'application/problem+json',
   });
@@ -57,7 +57,7 @@ export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   const error = asAppError(thrown);
   if (error.status >= 500) {
     // The cause goes to the log (with the request id), never to the client.
-    c.var.logger?.error({ error: errorForLog(error.options.cause ?? error), req_id: c.var.requestId }, error.detail);
+    c.get('logger')?.error({ error: errorForLog(error.options.cause ?? error), req_id: c.get('requestId') }, error.detail);
   }
   return problemResponse(c, error);
 };

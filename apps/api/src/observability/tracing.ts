@@ -66,7 +66,7 @@ export function traceRequests(tracer: Tracer): MiddlewareHandler<AppEnv> {
       span.updateName(`${method} ${route}`);
       span.setAttribute('http.route', route);
       span.setAttribute('http.response.status_code', status);
-      const orgId = c.var.principal?.scope.orgId;
+      const orgId = c.get('principal')?.scope.orgId;
       if (orgId) span.setAttribute('memory_bank.org_id', orgId);
       if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();

@@ -62,7 +62,7 @@ const toAuditEvent = (row: AuditEventRow): z.infer<typeof AuditEventSchema> => (
 export function registerGetAdminAudit(app: ApiApp) {
   app.openapi(getAdminAuditRoute, async (c) => {
     const { since, until, ...query } = c.req.valid('query');
-    const page = await c.var.services.audit.list(c.var.principal, {
+    const page = await c.get('services').audit.list(c.get('principal'), {
       ...query,
       ...(since ? { since: new Date(since) } : {}),
       ...(until ? { until: new Date(until) } : {}),

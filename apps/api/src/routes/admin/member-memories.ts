@@ -50,7 +50,7 @@ const toMetadata = (row: MemoryMetadata) => ({
 
 export function registerGetAdminMemberMemories(app: ApiApp) {
   app.openapi(getAdminMemberMemoriesRoute, async (c) => {
-    const page = await c.var.services.members.memberMemories(c.var.principal, c.req.valid('param').user_id, c.req.valid('query'));
+    const page = await c.get('services').members.memberMemories(c.get('principal'), c.req.valid('param').user_id, c.req.valid('query'));
     return c.json({ memories: page.memories.map(toMetadata), next_cursor: page.nextCursor }, 200);
   });
 }

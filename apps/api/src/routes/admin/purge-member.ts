@@ -26,7 +26,7 @@ export const deleteAdminMemberMemoriesRoute = authedRoute(['admin'], {
 
 export function registerDeleteAdminMemberMemories(app: ApiApp) {
   app.openapi(deleteAdminMemberMemoriesRoute, async (c) => {
-    const deleted = await c.var.services.members.purgeMember(c.var.principal, c.req.valid('param').user_id, {
+    const deleted = await c.get('services').members.purgeMember(c.get('principal'), c.req.valid('param').user_id, {
       workstreams: c.req.valid('query').include === 'workstreams',
     });
     return c.json({ deleted }, 200);

@@ -40,7 +40,7 @@ export const postApiKeyRoute = authedRoute(['keys:manage'], {
 export function registerPostApiKey(app: ApiApp) {
   app.openapi(postApiKeyRoute, async (c) => {
     const { recall_budget_chars: recallBudgetChars, ...input } = c.req.valid('json');
-    const issued = await c.var.services.apiKeys.create(c.var.principal, { ...input, recallBudgetChars });
+    const issued = await c.get('services').apiKeys.create(c.get('principal'), { ...input, recallBudgetChars });
     return c.json(toIssuedApiKeyResponse(issued), 201);
   });
 }

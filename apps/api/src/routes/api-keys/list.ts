@@ -22,7 +22,7 @@ export const getApiKeysRoute = authedRoute(['keys:manage'], {
 
 export function registerGetApiKeys(app: ApiApp) {
   app.openapi(getApiKeysRoute, async (c) => {
-    const keys = await c.var.services.apiKeys.list(c.var.principal);
+    const keys = await c.get('services').apiKeys.list(c.get('principal'));
     return c.json({ api_keys: keys.map(toApiKeyResponse) }, 200);
   });
 }

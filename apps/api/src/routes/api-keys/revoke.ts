@@ -27,7 +27,7 @@ export const deleteApiKeyByIdRoute = authedRoute(
 
 export function registerDeleteApiKeyById(app: ApiApp) {
   app.openapi(deleteApiKeyByIdRoute, async (c) => {
-    await c.var.services.apiKeys.revoke(c.var.principal, c.req.valid('param').id);
+    await c.get('services').apiKeys.revoke(c.get('principal'), c.req.valid('param').id);
     return c.body(null, 204);
   });
 }

@@ -71,8 +71,8 @@ export const postHooksBatchRoute = authedRoute(['hooks:write'], {
 export function registerPostHooksBatch(app: ApiApp) {
   app.openapi(postHooksBatchRoute, async (c) => {
     const { events } = c.req.valid('json');
-    const results = await c.var.services.hooks.ingestBatch(
-      c.var.principal,
+    const results = await c.get('services').hooks.ingestBatch(
+      c.get('principal'),
       events.map((event) => ({
         harness: event.harness,
         payload: event.payload,

@@ -43,7 +43,7 @@ export const postHookRoute = authedRoute(['hooks:write'], {
 export function registerPostHook(app: ApiApp) {
   app.use(postHookRoute.getRoutingPath(), async (c, next) => (c.req.method === 'POST' ? bodyIsJson(c, next) : next()));
   app.openapi(postHookRoute, async (c) => {
-    const receipt = await c.var.services.hooks.ingest(c.var.principal, {
+    const receipt = await c.get('services').hooks.ingest(c.get('principal'), {
       harness: c.req.valid('param').harness,
       payload: c.req.valid('json'),
       ...(c.req.valid('header')['idempotency-key'] !== undefined ? { idempotencyKey: c.req.valid('header')['idempotency-key'] } : {}),

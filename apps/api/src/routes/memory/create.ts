@@ -35,8 +35,8 @@ export function registerPostMemory(app: ApiApp) {
     const input = c.req.valid('json');
     const { result: memory, replayed } =
       key === undefined
-        ? { result: await c.var.services.memory.create(c.var.principal, input, source), replayed: false }
-        : await c.var.services.memory.createOnce(c.var.principal, input, source, key);
+        ? { result: await c.get('services').memory.create(c.get('principal'), input, source), replayed: false }
+        : await c.get('services').memory.createOnce(c.get('principal'), input, source, key);
     if (replayed) c.header(REPLAYED_HEADER, 'true');
     c.header('ETag', memoryEtag(memory));
     return c.json(toSavedMemoryResponse(memory), 201);

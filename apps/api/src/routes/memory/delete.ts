@@ -20,7 +20,7 @@ export const deleteMemoryByIdRoute = authedRoute(['memory:write'], {
 
 export function registerDeleteMemoryById(app: ApiApp) {
   app.openapi(deleteMemoryByIdRoute, async (c) => {
-    await c.var.services.memory.remove(c.var.principal, c.req.valid('param').id, { ifMatch: c.req.valid('header')['if-match'] });
+    await c.get('services').memory.remove(c.get('principal'), c.req.valid('param').id, { ifMatch: c.req.valid('header')['if-match'] });
     return c.body(null, 204);
   });
 }

@@ -28,7 +28,7 @@ export const getMemoryExportRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemoryExport(app: ApiApp) {
   app.openapi(getMemoryExportRoute, (c) => {
-    const pages = c.var.services.memoryTransfer.exportPages(c.var.principal, c.req.valid('query').scope);
+    const pages = c.get('services').memoryTransfer.exportPages(c.get('principal'), c.req.valid('query').scope);
     const encoder = new TextEncoder();
     // Pulled: the next page is read from the database only when the client has taken the last.
     const stream = new ReadableStream<Uint8Array>({

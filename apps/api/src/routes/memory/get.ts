@@ -21,7 +21,7 @@ export const getMemoryByIdRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemoryById(app: ApiApp) {
   app.openapi(getMemoryByIdRoute, async (c) => {
-    const memory = await c.var.services.memory.get(c.var.principal, c.req.valid('param').id);
+    const memory = await c.get('services').memory.get(c.get('principal'), c.req.valid('param').id);
     c.header('ETag', memoryEtag(memory));
     return c.json(toMemoryResponse(memory), 200);
   });

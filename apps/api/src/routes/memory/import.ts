@@ -75,8 +75,8 @@ export function registerPostMemoryImport(app: ApiApp) {
       for await (const line of ndjsonLines(body!, { lineBytes: BODY_LIMITS.requestBytes, bodyBytes: TRANSFER_LIMITS.importBytes })) yield importLineOf(line);
     }
     // Answer before REQUEST_TIMEOUT_MS would: what was done is reported, the rest can be sent again.
-    const signal = AbortSignal.timeout(Math.floor(c.var.config.REQUEST_TIMEOUT_MS * TRANSFER_LIMITS.importTimeShare));
-    const summary = await c.var.services.memoryTransfer.import(c.var.principal, lines(), { scope: c.req.valid('query').scope, signal });
+    const signal = AbortSignal.timeout(Math.floor(c.get('config').REQUEST_TIMEOUT_MS * TRANSFER_LIMITS.importTimeShare));
+    const summary = await c.get('services').memoryTransfer.import(c.get('principal'), lines(), { scope: c.req.valid('query').scope, signal });
     // Stopped early, the rest of the body is unread: it must not be parsed as a next request.
     if (!summary.complete) c.header('Connection', 'close');
     return c.json(toImportSummaryResponse(summary), 200);

@@ -38,7 +38,7 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemory(app: ApiApp) {
   app.openapi(getMemoryRoute, async (c) => {
-    const page = await c.var.services.memory.list(c.var.principal, c.req.valid('query'));
+    const page = await c.get('services').memory.list(c.get('principal'), c.req.valid('query'));
     return c.json({ memories: page.memories.map(toMemoryResponse), next_cursor: page.nextCursor }, 200);
   });
 }

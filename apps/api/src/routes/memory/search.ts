@@ -35,7 +35,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
 export function registerGetMemorySearch(app: ApiApp) {
   app.openapi(getMemorySearchRoute, async (c) => {
     const { q, limit, tag, source, scope } = c.req.valid('query');
-    const results = await c.var.services.memory.search(c.var.principal, { query: q, limit, tag, source, scope });
+    const results = await c.get('services').memory.search(c.get('principal'), { query: q, limit, tag, source, scope });
     return c.json({ results: results.map(toSearchResult) }, 200);
   });
 }

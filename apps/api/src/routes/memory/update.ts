@@ -25,7 +25,7 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
 
 export function registerPatchMemoryById(app: ApiApp) {
   app.openapi(patchMemoryByIdRoute, async (c) => {
-    const memory = await c.var.services.memory.update(c.var.principal, c.req.valid('param').id, c.req.valid('json'), {
+    const memory = await c.get('services').memory.update(c.get('principal'), c.req.valid('param').id, c.req.valid('json'), {
       ifMatch: c.req.valid('header')['if-match'],
     });
     c.header('ETag', memoryEtag(memory));

@@ -43,7 +43,7 @@ export const postAdminOrgRoute = createRoute({
 export function registerPostAdminOrg(app: ApiApp) {
   app.openapi(postAdminOrgRoute, async (c) => {
     const body = c.req.valid('json');
-    const provisioned = await c.var.services.operator.provision({ name: body.name, ownerEmail: body.owner.email }, c.var.requestId);
+    const provisioned = await c.get('services').operator.provision({ name: body.name, ownerEmail: body.owner.email }, c.get('requestId'));
     return c.json(
       {
         org: toOrgResponse(provisioned.org),

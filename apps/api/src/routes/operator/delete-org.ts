@@ -42,7 +42,7 @@ export const deleteAdminOrgByIdRoute = createRoute({
 
 export function registerDeleteAdminOrgById(app: ApiApp) {
   app.openapi(deleteAdminOrgByIdRoute, async (c) => {
-    const deleted = await c.var.services.operator.deleteOrg(c.req.valid('param').org_id, c.var.requestId);
+    const deleted = await c.get('services').operator.deleteOrg(c.req.valid('param').org_id, c.get('requestId'));
     return c.json({ deleted }, 200);
   });
 }

@@ -32,7 +32,7 @@ export const postOrgMemberRoute = authedRoute(['admin'], {
 
 export function registerPostOrgMember(app: ApiApp) {
   app.openapi(postOrgMemberRoute, async (c) => {
-    const added = await c.var.services.members.addMember(c.var.principal, c.req.valid('json'));
+    const added = await c.get('services').members.addMember(c.get('principal'), c.req.valid('json'));
     return c.json({ user: toUserResponse(added.user), api_key: toIssuedApiKeyResponse(added.apiKey) }, 201);
   });
 }

@@ -26,7 +26,7 @@ export const patchOrgMemberByIdRoute = authedRoute(['admin'], {
 
 export function registerPatchOrgMemberById(app: ApiApp) {
   app.openapi(patchOrgMemberByIdRoute, async (c) => {
-    const user = await c.var.services.members.changeRole(c.var.principal, c.req.valid('param').user_id, c.req.valid('json').role);
+    const user = await c.get('services').members.changeRole(c.get('principal'), c.req.valid('param').user_id, c.req.valid('json').role);
     return c.json({ user: toUserResponse(user) }, 200);
   });
 }

@@ -18,6 +18,6 @@ export const getOrgRoute = authedRoute(['admin'], {
 
 export function registerGetOrg(app: ApiApp) {
   app.openapi(getOrgRoute, async (c) => {
-    return c.json(toOrgResponse(await c.var.services.orgs.get(c.var.principal)), 200);
+    return c.json(toOrgResponse(await c.get('services').orgs.get(c.get('principal'))), 200);
   });
 }

@@ -19,7 +19,7 @@ export const getOrgMembersRoute = authedRoute(['admin'], {
 
 export function registerGetOrgMembers(app: ApiApp) {
   app.openapi(getOrgMembersRoute, async (c) => {
-    const members = await c.var.services.members.listMembers(c.var.principal);
+    const members = await c.get('services').members.listMembers(c.get('principal'));
     return c.json({ members: members.map(toUserResponse) }, 200);
   });
 }

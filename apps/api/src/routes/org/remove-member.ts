@@ -37,7 +37,7 @@ export const deleteOrgMemberByIdRoute = authedRoute(['admin'], {
 
 export function registerDeleteOrgMemberById(app: ApiApp) {
   app.openapi(deleteOrgMemberByIdRoute, async (c) => {
-    const removed = await c.var.services.members.removeMember(c.var.principal, c.req.valid('param').user_id, {
+    const removed = await c.get('services').members.removeMember(c.get('principal'), c.req.valid('param').user_id, {
       keepData: c.req.valid('query').keep_data,
     });
     return c.json({ user: toUserResponse(removed.user), keys_revoked: removed.keysRevoked, deleted: removed.deleted }, 200);

@@ -31,7 +31,7 @@ export const patchOrgRoute = authedRoute(['admin'], {
 export function registerPatchOrg(app: ApiApp) {
   app.openapi(patchOrgRoute, async (c) => {
     const body = c.req.valid('json');
-    const org = await c.var.services.orgs.updateSettings(c.var.principal, { redactMemorySecrets: body.redact_memory_secrets });
+    const org = await c.get('services').orgs.updateSettings(c.get('principal'), { redactMemorySecrets: body.redact_memory_secrets });
     return c.json(toOrgResponse(org), 200);
   });
 }

@@ -34,7 +34,7 @@ export const postHookRecallRoute = authedRoute(['memory:read', 'hooks:write'], {
 
 export function registerPostHookRecall(app: ApiApp) {
   app.openapi(postHookRecallRoute, async (c) => {
-    const recalled = await c.var.services.recall.recallForHook(c.var.principal, c.req.valid('param').harness, c.req.valid('json'));
+    const recalled = await c.get('services').recall.recallForHook(c.get('principal'), c.req.valid('param').harness, c.req.valid('json'));
     if (!recalled || recalled.result.text === '') return c.json({}, 200);
     return c.json({ hookSpecificOutput: { hookEventName: recalled.eventName, additionalContext: recalled.result.text } }, 200);
   });

@@ -21,7 +21,7 @@ export const postRecallRoute = authedRoute(['memory:read', 'hooks:write'], {
 export function registerPostRecall(app: ApiApp) {
   app.openapi(postRecallRoute, async (c) => {
     const body = c.req.valid('json');
-    const result = await c.var.services.recall.recall(c.var.principal, {
+    const result = await c.get('services').recall.recall(c.get('principal'), {
       harness: body.harness,
       sessionId: body.session_id,
       trigger: body.trigger,

@@ -93,7 +93,7 @@ async function serveConsole(c: Context<AppEnv>): Promise<Response> {
   const build = currentBuild();
   if (!build) return problemResponse(c, new AppError('unavailable', 'The console is not built; run `pnpm build` (or `pnpm start`, which builds it)'));
   const rest = c.req.path.slice(CONSOLE_PATH.length).replace(/^\/+/, '');
-  const headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(c.var.config) };
+  const headers = { ...SECURITY_HEADERS, 'Content-Security-Policy': contentSecurityPolicy(c.get('config')) };
   // Hashed file names (assets/…): a new build has new names, so they never change.
   if (rest.startsWith('assets/')) {
     const file = normalize(join(build, rest));
@@ -103,7 +103,7 @@ async function serveConsole(c: Context<AppEnv>): Promise<Response> {
   }
   // Every other path is a screen of the single-page app (deep links): the page, never cached,
   // so a new build's asset names are seen at once.
-  const page = withSignInSettings(await readFile(join(build, 'index.html'), 'utf8'), c.var.config);
+  const page = withSignInSettings(await readFile(join(build, 'index.html'), 'utf8'), c.get('config'));
   return c.body(page, 200, { ...headers, 'Content-Type': TYPES['.html']!, 'Cache-Control': 'no-cache' });
 }
 

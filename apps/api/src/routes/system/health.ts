@@ -54,7 +54,7 @@ export const getReadyzRoute = createRoute({
 export function registerHealthRoutes(app: ApiApp) {
   app.openapi(getHealthzRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.openapi(getReadyzRoute, async (c) => {
-    const { ready, ...readiness } = await c.var.services.system.readiness();
+    const { ready, ...readiness } = await c.get('services').system.readiness();
     if (!ready) c.header('Retry-After', '5');
     return ready ? c.json({ status: 'ready' as const, ...readiness }, 200) : c.json({ status: 'not_ready' as const, ...readiness }, 503);
   });

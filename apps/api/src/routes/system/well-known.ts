@@ -12,7 +12,7 @@ import { MCP_PATH } from '../../mcp/path';
  * OIDC sign-in is configured; otherwise the path does not exist.
  */
 function protectedResourceMetadata(c: Context<AppEnv>): Response {
-  const config = c.var.config;
+  const config = c.get('config');
   if (!oidcEnabled(config)) return problemResponse(c, routeNotFound());
   // The same origin bearer.ts names in resource_metadata, so a client's check that
   // `resource` is the URL it called holds.

@@ -32,7 +32,7 @@ export const getWorkstreamActionsRoute = authedRoute(['workstreams:read'], {
 export function registerGetWorkstreamActions(app: ApiApp) {
   app.openapi(getWorkstreamActionsRoute, async (c) => {
     const query = c.req.valid('query');
-    const page = await c.var.services.workstreams.actions(c.var.principal, c.req.valid('param').id, {
+    const page = await c.get('services').workstreams.actions(c.get('principal'), c.req.valid('param').id, {
       limit: query.limit,
       ...(query.after !== undefined ? { after: query.after } : {}),
     });

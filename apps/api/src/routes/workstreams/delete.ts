@@ -20,7 +20,7 @@ export const deleteWorkstreamByIdRoute = authedRoute(['workstreams:write'], {
 
 export function registerDeleteWorkstreamById(app: ApiApp) {
   app.openapi(deleteWorkstreamByIdRoute, async (c) => {
-    await c.var.services.workstreams.remove(c.var.principal, c.req.valid('param').id);
+    await c.get('services').workstreams.remove(c.get('principal'), c.req.valid('param').id);
     return c.body(null, 204);
   });
 }

@@ -46,7 +46,7 @@ export const getWorkstreamEventsRoute = authedRoute(['workstreams:read'], {
 export function registerGetWorkstreamEvents(app: ApiApp) {
   app.openapi(getWorkstreamEventsRoute, async (c) => {
     const query = c.req.valid('query');
-    const page = await c.var.services.workstreams.events(c.var.principal, c.req.valid('param').id, {
+    const page = await c.get('services').workstreams.events(c.get('principal'), c.req.valid('param').id, {
       order: query.order,
       limit: query.limit,
       includeLifecycle: query.include_lifecycle,

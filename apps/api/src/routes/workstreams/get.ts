@@ -19,7 +19,7 @@ export const getWorkstreamByIdRoute = authedRoute(['workstreams:read'], {
 
 export function registerGetWorkstreamById(app: ApiApp) {
   app.openapi(getWorkstreamByIdRoute, async (c) => {
-    const workstream = await c.var.services.workstreams.get(c.var.principal, c.req.valid('param').id);
+    const workstream = await c.get('services').workstreams.get(c.get('principal'), c.req.valid('param').id);
     return c.json(toWorkstreamResponse(workstream), 200);
   });
 }

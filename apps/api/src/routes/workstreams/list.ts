@@ -31,7 +31,7 @@ export const getWorkstreamsRoute = authedRoute(['workstreams:read'], {
 
 export function registerGetWorkstreams(app: ApiApp) {
   app.openapi(getWorkstreamsRoute, async (c) => {
-    const page = await c.var.services.workstreams.list(c.var.principal, c.req.valid('query'));
+    const page = await c.get('services').workstreams.list(c.get('principal'), c.req.valid('query'));
     return c.json({ workstreams: page.workstreams.map(toWorkstreamResponse), next_cursor: page.nextCursor }, 200);
   });
 }

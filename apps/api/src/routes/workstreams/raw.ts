@@ -23,7 +23,7 @@ export const getWorkstreamRawRoute = authedRoute(['workstreams:read'], {
 
 export function registerGetWorkstreamRaw(app: ApiApp) {
   app.openapi(getWorkstreamRawRoute, async (c) => {
-    const stream = await c.var.services.workstreams.raw(c.var.principal, c.req.valid('param').id);
+    const stream = await c.get('services').workstreams.raw(c.get('principal'), c.req.valid('param').id);
     // zod-openapi types `application/x-ndjson` as if it were JSON (it ends in "json"),
     // which no stream satisfies; the response is exactly what the route declares.
     return c.body(stream, 200, { 'Content-Type': SEGMENT_CONTENT_TYPE }) as never;

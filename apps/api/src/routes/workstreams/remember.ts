@@ -32,7 +32,7 @@ export function registerPostWorkstreamEventRemember(app: ApiApp) {
   app.openapi(postWorkstreamEventRememberRoute, async (c) => {
     const { id, sequence } = c.req.valid('param');
     const source = c.env?.channel === 'mcp' ? 'mcp' : 'api';
-    const memory = await c.var.services.workstreams.remember(c.var.principal, id, sequence, c.req.valid('json'), source);
+    const memory = await c.get('services').workstreams.remember(c.get('principal'), id, sequence, c.req.valid('json'), source);
     return c.json(toSavedMemoryResponse(memory), 201);
   });
 }

@@ -34,7 +34,7 @@ export const getWorkstreamsSearchRoute = authedRoute(['workstreams:read'], {
 export function registerGetWorkstreamsSearch(app: ApiApp) {
   app.openapi(getWorkstreamsSearchRoute, async (c) => {
     const { q, workstream_id, kind, limit } = c.req.valid('query');
-    const results = await c.var.services.workstreams.search(c.var.principal, {
+    const results = await c.get('services').workstreams.search(c.get('principal'), {
       query: q,
       limit,
       ...(workstream_id ? { workstreamId: workstream_id } : {}),
