@@ -76,4 +76,42 @@ describe('MCP servers reused across requests', () => {
     const requests = lines.filter((line) => line.msg === 'request');
     expect(requests.map((line) => line.route)).toEqual(['/mcp', '/mcp', '/mcp']);
   });
+
+  it('refuses a 2025 request the way the SDK transport does, whether or not a pooled server could take it', async () => {
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenants[0]!.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(body),
+      });
+    const search = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'quokkareuse' } } };
+    // Warm the pool first, so each refusal below had a connected server on offer.
+    expect((await call(tenants[0]!.owner.key, 'getMemorySearch', { q: 'quokkareuse' })).isError).toBeUndefined();
+    expect((await post({ accept: 'application/json' }, search)).status).toBe(406);
+    expect((await post({ 'content-type': 'text/plain' }, search)).status).toBe(415);
+    const version = await post({ 'mcp-protocol-version': '1999-01-01' }, search);
+    expect(version.status).toBe(400);
+    expect(await version.text()).toMatch(/Unsupported protocol version/);
+    // A notification is accepted without an answer; a malformed message is the SDK's error.
+    expect((await post({}, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    const malformed = await post({}, { jsonrpc: '2.0', id: nextId++, method: 7 });
+    expect(malformed.status).toBe(400);
+    // A supported version in the header is served like none.
+    const named = await post({ 'mcp-protocol-version': '2025-06-18' }, search);
+    expect(named.status).toBe(200);
+    expect(((await named.json()) as { result: { structuredContent: { results: unknown[] } } }).result.structuredContent.results).toHaveLength(1);
+  });
+
+  it('answers an unknown tool and a bad argument as the protocol says, on a pooled server', async () => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenants[0]!.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'unknown-1', method: 'tools/call', params: { name: 'noSuchTool', arguments: {} } }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ jsonrpc: '2.0', id: 'unknown-1', error: { code: -32602 } });
+    const bad = await call(tenants[0]!.owner.key, 'getMemorySearch', { q: 5 });
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(bad.content[0]!.text)).toEqual(bad.structuredContent);
+  });
 });

@@ -10,6 +10,7 @@ import { MCP_LIMITS } from '../limits';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { invokeTool, type InProcessCaller } from './invoke';
 import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
+import { ExchangeTransport, responseBody } from './exchange-transport';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
 import { requireAllowedOrigin } from './origin';
 import { MCP_PATH } from './path';
@@ -58,6 +59,13 @@ interface ToolSurface {
 
 /** Serves one MCP HTTP request, whichever protocol era it speaks. */
 type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Promise<Response>;
+
+/**
+ * The JSON body answering a single 2025-era JSON-RPC request (not `initialize`), served by
+ * a pooled server on a transport it keeps (see ExchangeTransport); undefined for anything
+ * else (batches, notifications, refusals), which the SDK's own transport then serves.
+ */
+type McpExchange = (body: unknown, header: (name: string) => string | undefined, authInfo: AuthInfo) => Promise<string | undefined>;
 
 /**
  * The MCP SDK, loaded with the first MCP request rather than at start-up, and the one JSON
@@ -112,10 +120,11 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     return surface;
   };
 
-  let handler: Promise<McpEndpoint> | undefined;
-  const createHandler = async (): Promise<McpEndpoint> => {
+  let handler: Promise<{ serve: McpEndpoint; exchange: McpExchange }> | undefined;
+  const createHandler = async () => {
     const sdk = await loadSdk();
     const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } = sdk;
+    const { classifyInboundRequest, isJSONRPCRequest, isJsonContentType } = sdk;
     type McpServer = InstanceType<typeof Server>;
     const callerOf = (ctx: { http?: { authInfo?: AuthInfo } }): Caller => {
       const caller = ctx.http?.authInfo?.extra?.caller as Caller | undefined;
@@ -186,13 +195,48 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
         await server.close();
       }
     };
-    return async (request, requestOptions) =>
+    const serve: McpEndpoint = async (request, requestOptions) =>
       (await isLegacyRequest(request, requestOptions.parsedBody)) ? legacy(request, requestOptions) : modern.fetch(request, requestOptions);
+
+    // Servers kept connected to an ExchangeTransport, by scope set, for single 2025 requests.
+    const connected = new Map<string, { server: McpServer; transport: ExchangeTransport }[]>();
+    const exchange: McpExchange = async (body, header, authInfo) => {
+      if (!isJSONRPCRequest(body) || body.method === 'initialize') return undefined;
+      const route = classifyInboundRequest({
+        httpMethod: 'POST',
+        protocolVersionHeader: header('mcp-protocol-version'),
+        mcpMethodHeader: header('mcp-method'),
+        mcpNameHeader: header('mcp-name'),
+        body,
+      });
+      const accept = header('accept') ?? '';
+      // What the SDK's transport would refuse (406, 415) it refuses itself, with its messages.
+      if (route.kind !== 'legacy' || !accept.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(header('content-type'))) {
+        return undefined;
+      }
+      const scopes = callerOf({ http: { authInfo } }).principal.scopes as readonly string[];
+      const key = [...scopes].sort().join(' ');
+      let pair = connected.get(key)?.pop();
+      if (!pair) {
+        pair = { server: build(scopes, undefined), transport: new ExchangeTransport() };
+        await pair.server.connect(pair.transport);
+      }
+      const version = header('mcp-protocol-version');
+      try {
+        // An unsupported MCP-Protocol-Version is the SDK transport's 400 to give.
+        if (version !== undefined && !pair.transport.supportedVersions.includes(version)) return undefined;
+        return responseBody(body.method, await pair.transport.exchange(body, { authInfo }));
+      } finally {
+        const free = connected.get(key) ?? [];
+        if (free.length < MCP_LIMITS.idleServers) connected.set(key, [...free, pair]);
+      }
+    };
+    return { serve, exchange };
   };
 
   app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
     const mcp = await (handler ??= createHandler());
-    const principal = c.var.principal;
+    const principal = c.get('principal');
     // The body is read through Hono, which the Node adapter serves straight from the socket;
     // left to the SDK, it would be read through a web stream. What is not JSON goes to the
     // SDK as it came, for its JSON-RPC parse error.
@@ -203,12 +247,12 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     } catch {
       parsedBody = undefined;
     }
-    const headers = new Headers({ 'x-request-id': c.var.requestId });
+    const headers = new Headers({ 'x-request-id': c.get('requestId') });
     const authorization = c.req.header('authorization');
     if (authorization) headers.set('authorization', authorization);
     const caller: Caller = {
       principal,
-      requestId: c.var.requestId,
+      requestId: c.get('requestId'),
       headers,
       // The app in-process, as the caller already authenticated: no second pass through
       // authentication, rate limit, deadline or body checks (see http/in-process.ts).
@@ -220,10 +264,12 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       reusable: !isInitialize(parsedBody),
     };
     const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
+    const exchanged = parsedBody === undefined ? undefined : await mcp.exchange(parsedBody, (name) => c.req.header(name), authInfo);
+    if (exchanged !== undefined) return c.body(exchanged, 200, { 'content-type': 'application/json' });
     const response =
       parsedBody === undefined
-        ? await mcp(new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }), { authInfo })
-        : await mcp(c.req.raw, { authInfo, parsedBody });
+        ? await mcp.serve(new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }), { authInfo })
+        : await mcp.serve(c.req.raw, { authInfo, parsedBody });
     // Rebuilt through the context so headers set earlier (x-request-id, RateLimit) are kept;
     // a JSON answer as text, which the Node adapter writes at once rather than as a stream.
     const json = response.headers.get('content-type')?.startsWith('application/json');
