@@ -5,6 +5,7 @@ import {
   findMemory,
   inTransaction,
   insertMemory,
+  insertMemoryRows,
   isId,
   listMemories,
   lockOrgMemory,
@@ -137,19 +138,19 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       // In the caller's transaction, everything goes with it.
       if (transaction) {
         await checkQuota(transaction, principal);
-        return { ...(await insertMemory(transaction, principal.scope, memory)).record, redacted };
+        return { ...(await insertMemory(transaction, principal.scope, memory)), redacted };
       }
       // A memory alone is one INSERT, atomic by itself; its owner's search statistics follow in
       // a statement of their own (a crash between them only leaves ranking one memory short).
       if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) {
-        return { ...(await insertMemory(db, principal.scope, memory)).record, redacted };
+        return { ...(await insertMemory(db, principal.scope, memory)), redacted };
       }
       // Contexts or a quota need a transaction; the statistics follow its commit the same way.
       const saved = await inTransaction(db, async (tx) => {
         await checkQuota(tx, principal);
-        return insertMemory(tx, principal.scope, memory, { deferStatistics: true });
+        return insertMemoryRows(tx, principal.scope, memory);
       });
-      await applyMemoryStatistics(db, principal.scope, saved.statistics!);
+      await applyMemoryStatistics(db, principal.scope, saved.statistics);
       return { ...saved.record, redacted };
     },
 

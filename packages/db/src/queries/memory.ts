@@ -283,19 +283,23 @@ export interface MemoryStatistics {
 }
 
 /**
- * Saves a memory and its contexts, owned by `scope`'s user. With contexts, call it inside
- * a transaction; a memory alone is one statement, atomic by itself. Its owner's search
- * statistics follow on `ex`, unless `deferStatistics`: then they are handed back, for
- * applyMemoryStatistics once the transaction committed, so the transaction neither waits
- * on nor holds the owner's totals row (a crash in between leaves ranking one memory short,
- * as for a save without a transaction).
+ * Saves a memory and its contexts, owned by `scope`'s user, then its owner's search
+ * statistics on `ex`. With contexts, call it inside a transaction; a memory alone is one
+ * statement, atomic by itself.
  */
-export async function insertMemory(
-  ex: Executor,
-  scope: OwnerScope,
-  input: NewMemory,
-  options: { deferStatistics?: boolean } = {},
-): Promise<{ record: MemoryRecord; statistics: MemoryStatistics | null }> {
+export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<MemoryRecord> {
+  const { record, statistics } = await insertMemoryRows(ex, scope, input);
+  await applyMemoryStatistics(ex, scope, statistics);
+  return record;
+}
+
+/**
+ * Saves a memory and its contexts (call it inside a transaction) and hands back what the
+ * memory adds to its owner's search statistics, for applyMemoryStatistics once the
+ * transaction committed: the transaction neither waits on nor holds the owner's totals row
+ * (a crash in between leaves ranking one memory short, as for a save without a transaction).
+ */
+export async function insertMemoryRows(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<{ record: MemoryRecord; statistics: MemoryStatistics }> {
   const insert = preparedOn(ex, 'insertMemory', (on) =>
     on.insert(memory).values({
       id: sql.placeholder('id'),
@@ -314,8 +318,6 @@ export async function insertMemory(
   );
   const { owner, row, delta } = memoryRowOf(scope, input);
   await insert.execute(row);
-  const statistics = { orgId: owner.orgId, ownerId: statsOwnerOf(owner), delta };
-  if (!options.deferStatistics) await applyMemoryStatistics(ex, scope, statistics);
   if (input.contexts.length > 0) {
     await ex
       .insert(memoryContext)
@@ -331,10 +333,10 @@ export async function insertMemory(
     updatedAt: input.createdAt.toISOString(),
     contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
   };
-  return { record, statistics: options.deferStatistics ? statistics : null };
+  return { record, statistics: { orgId: owner.orgId, ownerId: statsOwnerOf(owner), delta } };
 }
 
-/** Applies the statistics of a memory `scope` saved (insertMemory with deferStatistics, after its commit). */
+/** Applies the statistics of a memory `scope` saved (insertMemoryRows, after its commit). */
 export function applyMemoryStatistics(ex: Executor, scope: OwnerScope, statistics: MemoryStatistics): Promise<void> {
   if (statistics.orgId !== scope.orgId) throw new Error('statistics of another org');
   return applyStatsDelta(ex, statistics.orgId, statistics.ownerId, statistics.delta);
