@@ -40,5 +40,13 @@ describe('ExchangeTransport', () => {
     const next = transport.exchange({ jsonrpc: '2.0', id: 4, method: 'ping' }, {});
     await transport.send({ jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'no' } });
     expect(await next).toMatchObject({ id: 4, error: { code: -32601 } });
+    // Closed (by its server), it takes no more.
+    let closed = 0;
+    transport.onclose = () => void (closed += 1);
+    await transport.close();
+    await transport.close();
+    expect(closed).toBe(1);
+    expect(transport.open).toBe(false);
+    expect(() => transport.exchange({ jsonrpc: '2.0', id: 5, method: 'ping' }, {})).toThrow(/not connected/);
   });
 });

@@ -18,10 +18,18 @@ export class ExchangeTransport implements Transport {
   /** What the server supports, told at connect: a request naming another version is not exchanged here. */
   supportedVersions: readonly string[] = [];
   #waiting: { id: JSONRPCRequest['id']; resolve: (response: JSONRPCResponse) => void } | undefined;
+  #closed = false;
+
+  /** False once the server closed it: it takes no more requests (a new pair is built instead). */
+  get open(): boolean {
+    return !this.#closed;
+  }
 
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     this.onclose?.();
   }
 
@@ -39,7 +47,7 @@ export class ExchangeTransport implements Transport {
 
   exchange(request: JSONRPCRequest, extra: MessageExtraInfo): Promise<JSONRPCResponse> {
     if (this.#waiting) throw new Error('ExchangeTransport: one request at a time');
-    if (!this.onmessage) throw new Error('ExchangeTransport: not connected');
+    if (this.#closed || !this.onmessage) throw new Error('ExchangeTransport: not connected');
     const onmessage = this.onmessage;
     return new Promise((resolve) => {
       this.#waiting = { id: request.id, resolve };

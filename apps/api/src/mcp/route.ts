@@ -217,7 +217,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       const scopes = callerOf({ http: { authInfo } }).principal.scopes as readonly string[];
       const key = [...scopes].sort().join(' ');
       let pair = connected.get(key)?.pop();
-      if (!pair) {
+      if (!pair?.transport.open) {
         pair = { server: build(scopes, undefined), transport: new ExchangeTransport() };
         await pair.server.connect(pair.transport);
       }
@@ -228,7 +228,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
         return responseBody(body.method, await pair.transport.exchange(body, { authInfo }));
       } finally {
         const free = connected.get(key) ?? [];
-        if (free.length < MCP_LIMITS.idleServers) connected.set(key, [...free, pair]);
+        if (pair.transport.open && free.length < MCP_LIMITS.idleServers) connected.set(key, [...free, pair]);
       }
     };
     return { serve, exchange };
