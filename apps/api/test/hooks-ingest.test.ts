@@ -217,6 +217,16 @@ describe('POST /v1/hooks/batch', () => {
 
     const replay = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: { events } });
     expect(replay.body.results.filter((r) => r.status === 202).every((r) => r.duplicate)).toBe(true);
+
+    // A replay with a new event: the ones held answer their original sequences, the new one comes next.
+    const fresh = { harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: a, prompt: 'after the replay' }) };
+    const mixed = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: { events: [events[0]!, fresh, events[3]!] } });
+    expect(mixed.body.results.map((r) => [r.duplicate, r.sequence])).toEqual([
+      [true, 1],
+      [false, 3],
+      [true, 2],
+    ]);
+    expect(mixed.body.results[1]!.workstream_id).toBe(results[0]!.workstream_id);
   });
 
   it("records a batch item's occurred_at when its payload carries no time (a spooled event keeps when it happened)", async () => {

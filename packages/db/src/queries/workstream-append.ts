@@ -110,6 +110,9 @@ export async function appendWorkstreamEvents(
     throw new Error('appendWorkstreamEvents: two groups name the same session');
   }
   const sessions = groups.map((group) => group.session);
+  // Deliveries the ledger already holds are rare (a retry): appends first assume none and
+  // let the unique event id catch one, then run again with the look-up (see appendMany).
+  let lookUpKnown = false;
   for (let attempt = 1; ; attempt++) {
     try {
       const outcome = await inTransaction(db, async (tx) => {
@@ -118,22 +121,32 @@ export async function appendWorkstreamEvents(
         if (missing.length > 0) return { missing };
         const locked = sessions.map((session) => rows.get(sessionKey(session))!);
         if (groups.length === 1 && groups[0]!.drafts.length === 1) return { appended: [await appendOne(tx, scope, sessions[0]!, locked[0]!, groups[0]!.drafts[0]!)] };
-        return { appended: await appendMany(tx, scope, groups, locked) };
+        return { appended: await appendMany(tx, scope, groups, locked, lookUpKnown) };
       });
       if (outcome.appended) return outcome.appended;
       // New sessions: created on their own, then the append starts again (a session deleted
       // meanwhile is simply created again).
-      if (attempt < 4) {
+      if (attempt < APPEND_ATTEMPTS) {
         await createWorkstreams(db, scope, outcome.missing, options);
         continue;
       }
       throw new Error('workstreams vanished while being created');
     } catch (error) {
-      if (attempt < 4 && hasErrorCode(error, 'ER_LOCK_DEADLOCK')) continue;
+      if (!lookUpKnown && isKnownEvent(error)) {
+        lookUpKnown = true;
+        continue;
+      }
+      if (attempt < APPEND_ATTEMPTS && hasErrorCode(error, 'ER_LOCK_DEADLOCK')) continue;
       throw error;
     }
   }
 }
+
+/** Tries of one append: creating its sessions, a retry with the look-up of known events, deadlocks. */
+const APPEND_ATTEMPTS = 5;
+
+/** The error of an INSERT that met an event id its workstream already holds. */
+const isKnownEvent = (error: unknown) => hasErrorCode(error, 'ER_DUP_ENTRY') && /workstream_events_event_id/.test((error as Error).message);
 
 /**
  * Creates the workstreams of new sessions, committed at once and outside any append: two
@@ -213,13 +226,24 @@ async function lockWorkstreams(ex: Executor, scope: OwnerScope, sessions: readon
 /** Ledger rows per INSERT are bounded by size too, well under max_allowed_packet (16 MiB by default). */
 const INSERT_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Several events, possibly of several locked workstreams: one duplicate check, batched inserts, one update. */
-async function appendMany(tx: Executor, scope: OwnerScope, groups: readonly SessionEvents[], locked: readonly WorkstreamRow[]): Promise<AppendOutcome[]> {
-  const known = await knownEvents(
-    tx,
-    scope,
-    groups.flatMap((group, g) => group.drafts.map((draft) => ({ workstreamId: locked[g]!.id, eventId: draft.eventId }))),
-  );
+/**
+ * Several events, possibly of several locked workstreams: batched inserts and one update.
+ * With `lookUpKnown`, first one look-up of the event ids the ledger already holds (answered
+ * as duplicates); without, an event id already held fails an INSERT (ER_DUP_ENTRY on
+ * `workstream_events_event_id`) and the caller rolls back and appends again with it. That
+ * saves a round trip inside the owner's append transaction, which single posts queue
+ * behind, for every append but a retried delivery's.
+ */
+async function appendMany(
+  tx: Executor,
+  scope: OwnerScope,
+  groups: readonly SessionEvents[],
+  locked: readonly WorkstreamRow[],
+  lookUpKnown: boolean,
+): Promise<AppendOutcome[]> {
+  const pairs = groups.flatMap((group, g) => group.drafts.map((draft) => ({ workstreamId: locked[g]!.id, eventId: draft.eventId })));
+  // Ids repeated within the append are found here either way.
+  const known = lookUpKnown ? await knownEvents(tx, scope, pairs) : new Map<string, number>();
   const rows: (typeof workstreamEvents.$inferInsert)[] = [];
   const advanced: { group: number; workstream: WorkstreamRow; session: SessionRef; appended: EventDraft[]; lastSequence: number }[] = [];
   const outcomes = groups.map((group, g): AppendOutcome => {
