@@ -229,6 +229,23 @@ describe('POST /v1/hooks/batch', () => {
     expect(mixed.body.results[1]!.workstream_id).toBe(results[0]!.workstream_id);
   });
 
+  it('appends to a session deleted and begun again after its workstream id was remembered', async () => {
+    const [a, b] = [newSessionId(), newSessionId()];
+    const batch = (prompt: string) => ({
+      events: [a, b].map((session) => ({ harness: 'claude-code', payload: fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt }) })),
+    });
+    const first = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: batch('one') });
+    // Both sessions known now: the next append locks them by the ids it remembers.
+    const second = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: batch('two') });
+    expect(second.body.results.map((r) => [r.workstream_id, r.sequence])).toEqual(first.body.results.map((r) => [r.workstream_id, 2]));
+    expect((await user.api.delete(`/v1/workstreams/${first.body.results[0]!.workstream_id}`)).status).toBe(204);
+    const third = await user.api.post<BatchResponse>('/v1/hooks/batch', { body: batch('three') });
+    expect(third.body.results.map((r) => r.status)).toEqual([202, 202]);
+    expect(third.body.results[0]!.workstream_id).not.toBe(first.body.results[0]!.workstream_id);
+    expect(third.body.results.map((r) => r.sequence)).toEqual([1, 3]);
+    expect(third.body.results[1]!.workstream_id).toBe(first.body.results[1]!.workstream_id);
+  });
+
   it("records a batch item's occurred_at when its payload carries no time (a spooled event keeps when it happened)", async () => {
     const session = newSessionId();
     const happened = Date.UTC(2026, 0, 2, 3, 4, 5, 678);

@@ -180,10 +180,32 @@ async function createWorkstreams(db: Database, scope: OwnerScope, sessions: read
 }
 
 /**
+ * Workstream ids of sessions this process has appended to, by owner and session (at most
+ * WORKSTREAM_IDS_REMEMBERED, oldest forgotten first). Only a hint: the lock reads the rows
+ * by these ids within the owner's scope and checks each is still that session's.
+ */
+const workstreamIds = new Map<string, string>();
+const WORKSTREAM_IDS_REMEMBERED = 10_000;
+const idKey = (scope: OwnerScope, session: Pick<SessionRef, 'harness' | 'nativeSessionId'>) => `${scope.orgId}\u0000${scope.userId}\u0000${sessionKey(session)}`;
+
+function rememberIds(scope: OwnerScope, rows: readonly WorkstreamRow[]): void {
+  for (const row of rows) {
+    const key = idKey(scope, row);
+    workstreamIds.delete(key);
+    workstreamIds.set(key, row.id);
+  }
+  for (const key of workstreamIds.keys()) {
+    if (workstreamIds.size <= WORKSTREAM_IDS_REMEMBERED) break;
+    workstreamIds.delete(key);
+  }
+}
+
+/**
  * Locks the workstreams of `sessions` that exist. One session: one locking read by its
- * unique key. Several: their ids are read first (no locks), then locked by primary key in
- * id order — a locking read by any other path may scan, and so wait on, rows of other
- * sessions (a sealer's, another batch's) in an order that differs between transactions.
+ * unique key. Several: locked by primary key in id order — a locking read by any other
+ * path may scan, and so wait on, rows of other sessions (a sealer's, another batch's) in an
+ * order that differs between transactions. Their ids come from this process's memory when
+ * it has appended to all of them before (one statement), else are read first, without locks.
  */
 async function lockWorkstreams(ex: Executor, scope: OwnerScope, sessions: readonly SessionRef[]): Promise<WorkstreamRow[]> {
   const list = padded(sessions, LIST_SIZES);
@@ -201,9 +223,24 @@ async function lockWorkstreams(ex: Executor, scope: OwnerScope, sessions: readon
   if (sessions.length === 1) {
     return preparedOn(ex, 'lockWorkstream', (on) => on.select().from(workstreams).where(bySession()).for('update')).execute(params);
   }
+  const remembered = sessions.map((session) => workstreamIds.get(idKey(scope, session)));
+  if (remembered.every((id) => id !== undefined)) {
+    const rows = await lockByIds(ex, scope, remembered);
+    const wanted = new Set(sessions.map(sessionKey));
+    // Each row still its session's (a deleted session's id is simply gone): else read them.
+    if (rows.length === sessions.length && rows.every((row) => row.userId === scope.userId && wanted.has(sessionKey(row)))) return rows;
+    for (const session of sessions) workstreamIds.delete(idKey(scope, session));
+  }
   const found = await preparedOn(ex, `findWorkstreams:${list.length}`, (on) => on.select({ id: workstreams.id }).from(workstreams).where(bySession())).execute(params);
   if (found.length === 0) return [];
-  const ids = padded(found.map((row) => row.id).sort(), LIST_SIZES);
+  const rows = await lockByIds(ex, scope, found.map((row) => row.id));
+  rememberIds(scope, rows);
+  return rows;
+}
+
+/** Locks workstreams of the scope's org by id, in id order. */
+function lockByIds(ex: Executor, scope: OwnerScope, unsorted: readonly string[]): Promise<WorkstreamRow[]> {
+  const ids = padded([...unsorted].sort(), LIST_SIZES);
   const lock = preparedOn(ex, `lockWorkstreamIds:${ids.length}`, (on) =>
     on
       .select()
