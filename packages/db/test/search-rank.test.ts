@@ -61,6 +61,16 @@ describe('rankCandidates', () => {
     const [top] = rank(rows, 'kafka');
     expect(top).toMatchObject({ score: 1, match: { terms: ['kafka'], phrases: [] } });
   });
+
+  it('compares accent-folded, as the collation does: words, prefixes and phrases of accented memories', () => {
+    const rows = memories({ accented: 'Le résumé du café', plain: 'le resume du cafe', other: 'unrelated words' });
+    expect(rank(rows, 'cafe').map((r) => r.row.id).sort()).toEqual(['accented', 'plain']);
+    expect(rank(rows, 'resu').map((r) => r.row.id).sort()).toEqual(['accented', 'plain']);
+    expect(rank(rows, '"résumé du café"').map((r) => [r.row.id, r.match.phrases.length])).toEqual([
+      ['plain', 1],
+      ['accented', 1],
+    ]);
+  });
 });
 
 describe('highlightsOf', () => {

@@ -51,7 +51,6 @@ export interface Ranked<T> {
 const OWNER_TAG_CHARS = searchTag('u', '').length;
 const S_CODE = familyTag('s', '').charCodeAt(0);
 const P_CODE = familyTag('p', '').charCodeAt(0);
-const FAMILY_TAG_CHARS = familyTag('s', searchTag('u', '')).length;
 
 /** Most highlights returned per memory. */
 const MAX_HIGHLIGHTS = 64;
@@ -87,8 +86,6 @@ interface DocumentView {
   prefixed: Map<string, number>;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
-
 /** A lens's terms as one owner's tokens (tag + term), so tokens are looked up without cutting them. */
 interface TaggedLens {
   words: Map<string, string>;
@@ -96,29 +93,30 @@ interface TaggedLens {
   parts: Map<string, string>;
   /** [tagged word prefix, tagged part prefix, prefix]. */
   prefixes: [string, string, string][];
+  /** The lengths of the tagged words, stems and parts: a token of another length is none of them. */
+  lengths: Set<number>;
 }
 
 function tagLens(lens: Lens, owner: string): TaggedLens {
   const tagged = (family: TermFamily, terms: Iterable<string>) => new Map([...terms].map((term) => [familyTag(family, owner) + term, term]));
+  const words = tagged('w', lens.words);
+  const stems = tagged('s', lens.stems);
+  const parts = tagged('p', lens.parts);
   return {
-    words: tagged('w', lens.words),
-    stems: tagged('s', lens.stems),
-    parts: tagged('p', lens.parts),
+    words,
+    stems,
+    parts,
     prefixes: lens.prefixes.map((prefix) => [familyTag('w', owner) + prefix, familyTag('p', owner) + prefix, prefix]),
+    lengths: new Set([...words.keys(), ...stems.keys(), ...parts.keys()].map((token) => token.length)),
   };
-}
-
-/** Looks a token up as written, then accent-folded (as the collation compares) if it has non-ASCII letters. */
-function lookUp(terms: Map<string, string>, token: string, tagChars: number): string | undefined {
-  const term = terms.get(token);
-  if (term !== undefined || !NON_ASCII.test(token)) return term;
-  return terms.get(token.slice(0, tagChars) + foldTerm(token.slice(tagChars)));
 }
 
 /**
  * What a memory's search_terms column (memory-terms.ts) holds of what the query looks
  * for: one pass over its tokens, keeping only those, where analysing the content again
- * would cost the tokeniser and the stemmer for every candidate.
+ * would cost the tokeniser and the stemmer for every candidate. Tokens are compared
+ * accent-folded, as the collation compares (a row with non-ASCII letters is folded once,
+ * whole), and only those of a wanted length are cut out and looked up.
  */
 function view(searchTerms: string, lens: Lens, byOwner: Map<string, TaggedLens>): DocumentView {
   const doc: DocumentView = { length: 0, words: new Map(), stems: new Set(), parts: new Set(), prefixed: new Map() };
@@ -126,30 +124,35 @@ function view(searchTerms: string, lens: Lens, byOwner: Map<string, TaggedLens>)
   const owner = searchTerms.slice(0, OWNER_TAG_CHARS);
   let tagged = byOwner.get(owner);
   if (!tagged) byOwner.set(owner, (tagged = tagLens(lens, owner)));
-  const countPrefixes = (token: string, family: 0 | 1) => {
+  const terms = foldTerm(searchTerms);
+  const countPrefixes = (start: number, length: number, family: 0 | 1) => {
     for (const prefix of tagged.prefixes) {
-      if (token.length > prefix[family].length && token.startsWith(prefix[family])) doc.prefixed.set(prefix[2], (doc.prefixed.get(prefix[2]) ?? 0) + 1);
+      if (length > prefix[family].length && terms.startsWith(prefix[family], start)) doc.prefixed.set(prefix[2], (doc.prefixed.get(prefix[2]) ?? 0) + 1);
     }
   };
-  for (const token of searchTerms.split(' ')) {
-    const family = token.charCodeAt(0);
+  const lookUp = (wanted: Map<string, string>, start: number, end: number) => (tagged.lengths.has(end - start) ? wanted.get(terms.slice(start, end)) : undefined);
+  for (let start = 0; start < terms.length; ) {
+    let end = terms.indexOf(' ', start);
+    if (end < 0) end = terms.length;
+    const family = terms.charCodeAt(start);
     if (family === S_CODE) {
-      const stem = lookUp(tagged.stems, token, FAMILY_TAG_CHARS);
+      const stem = lookUp(tagged.stems, start, end);
       if (stem !== undefined) doc.stems.add(stem);
     } else if (family === P_CODE) {
-      const part = lookUp(tagged.parts, token, FAMILY_TAG_CHARS);
+      const part = lookUp(tagged.parts, start, end);
       if (part !== undefined) doc.parts.add(part);
-      if (tagged.prefixes.length > 0) countPrefixes(token, 1);
-    } else if (token.length > OWNER_TAG_CHARS) {
-      const word = lookUp(tagged.words, token, OWNER_TAG_CHARS);
+      if (tagged.prefixes.length > 0) countPrefixes(start, end - start, 1);
+    } else if (end - start > OWNER_TAG_CHARS) {
+      const word = lookUp(tagged.words, start, end);
       if (word !== undefined) {
         const at = doc.words.get(word);
         if (at) at.push(doc.length);
         else doc.words.set(word, [doc.length]);
       }
-      if (tagged.prefixes.length > 0) countPrefixes(token, 0);
+      if (tagged.prefixes.length > 0) countPrefixes(start, end - start, 0);
       doc.length++;
     }
+    start = end + 1;
   }
   return doc;
 }
