@@ -1,5 +1,5 @@
 import type mysql from 'mysql2/promise';
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
 import { hasErrorCode } from '../errors';
 import { cached, connectionOf, inTransaction, padded, preparedOn } from '../prepared';
@@ -15,7 +15,7 @@ import {
   type WorkstreamRow,
 } from '../schema';
 import type { OwnerScope } from '../scope';
-import { indexTerms, searchTag } from '../search/terms';
+import { indexTerms, searchTag, type SearchTag } from '../search/terms';
 
 /** One event ready for the ledger (sanitized, adapted, hashed). */
 export interface EventDraft {
@@ -282,6 +282,7 @@ async function appendMany(
   // Ids repeated within the append are found here either way.
   const known = lookUpKnown ? await knownEvents(tx, scope, pairs) : new Map<string, number>();
   const rows: (typeof workstreamEvents.$inferInsert)[] = [];
+  const ownerTag = searchTag('u', scope.userId);
   const advanced: { group: number; workstream: WorkstreamRow; session: SessionRef; appended: EventDraft[]; lastSequence: number }[] = [];
   const outcomes = groups.map((group, g): AppendOutcome => {
     const workstream = locked[g]!;
@@ -294,7 +295,7 @@ async function appendMany(
       sequence += 1;
       known.set(key, sequence);
       appended.push(draft);
-      rows.push(eventRow(scope, group.session, workstream.id, sequence, draft));
+      rows.push(eventRow(scope, ownerTag, group.session, workstream.id, sequence, draft));
       return { eventId: draft.eventId, sequence, duplicate: false };
     });
     if (appended.length > 0) advanced.push({ group: g, workstream, session: group.session, appended, lastSequence: sequence });
@@ -312,15 +313,45 @@ async function appendMany(
     start = end;
   }
   const updates = advanced.map((entry) => advancedRow(entry.session, entry.workstream, entry.appended, entry.lastSequence));
-  if (updates.length > 0) {
-    // Every row exists and is locked: the upsert only ever updates, in one statement.
-    await tx
-      .insert(workstreams)
-      .values(updates.map((update) => update.row))
-      .onDuplicateKeyUpdate({ set: Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, sql`VALUES(${sql.identifier(workstreams[column].name)})`])) });
-  }
+  if (updates.length > 0) await advanceWorkstreams(tx, updates.map((update) => update.row));
   advanced.forEach((entry, index) => (outcomes[entry.group]!.sealNow = updates[index]!.sealNow));
   return outcomes;
+}
+
+/** Every column of a workstream row, in the order the advancing upsert binds them. */
+const WORKSTREAM_COLUMNS = Object.keys(getTableColumns(workstreams)) as (keyof WorkstreamRow)[];
+
+/** The upsert text for `size` rows, built once per size (LIST_SIZES). */
+const advanceSql = (ex: Executor, size: number): string =>
+  cached(advanceSql, `${size}`, () =>
+    ex
+      .insert(workstreams)
+      .values(
+        Array.from(
+          { length: size },
+          (_, r) => Object.fromEntries(WORKSTREAM_COLUMNS.map((column) => [column, sql.placeholder(`${column}.${r}`)])) as unknown as typeof workstreams.$inferInsert,
+        ),
+      )
+      .onDuplicateKeyUpdate({ set: Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, sql`VALUES(${sql.identifier(workstreams[column].name)})`])) })
+      .toSQL().sql,
+  );
+
+/**
+ * Moves locked workstream rows forward in one statement, prepared per connection: every
+ * row exists and is locked, so the upsert only ever updates. The list is padded with
+ * copies of its first row (LIST_SIZES), which set that row to the same values again.
+ */
+async function advanceWorkstreams(tx: Executor, rows: readonly WorkstreamRow[]): Promise<void> {
+  const list = padded(rows, LIST_SIZES);
+  const values: unknown[] = new Array(list.length * WORKSTREAM_COLUMNS.length);
+  let i = 0;
+  for (const row of list) {
+    for (const column of WORKSTREAM_COLUMNS) {
+      const value = row[column];
+      values[i++] = value === null || value === undefined ? null : workstreams[column].mapToDriverValue(value as never);
+    }
+  }
+  await connectionOf(tx).execute(advanceSql(tx, list.length), values as mysql.ExecuteValues[]);
 }
 
 /**
@@ -397,19 +428,33 @@ async function knownEvents(ex: Executor, scope: OwnerScope, pairs: { workstreamI
   return known;
 }
 
-/** The ledger row of a draft. */
-function eventRow(scope: OwnerScope, session: SessionRef, workstreamId: string, sequence: number, draft: EventDraft) {
-  const { endsSession: _ends, ...columns } = draft;
+/** The ledger row of a draft (written out, not spread: one object shape, built for every event appended); `ownerTag` is the scope's user tag. */
+function eventRow(scope: OwnerScope, ownerTag: SearchTag, session: SessionRef, workstreamId: string, sequence: number, draft: EventDraft) {
   return {
-    ...columns,
     workstreamId,
     sequence,
+    eventId: draft.eventId,
     orgId: scope.orgId,
     userId: scope.userId,
     harness: session.harness,
-    searchTerms: indexTerms(searchTag('u', scope.userId), draft.content),
+    kind: draft.kind,
+    role: draft.role,
+    event: draft.event,
+    lifecycleOnly: draft.lifecycleOnly,
+    toolUseId: draft.toolUseId,
+    toolName: draft.toolName,
+    outcome: draft.outcome,
+    content: draft.content,
+    searchTerms: indexTerms(ownerTag, draft.content),
+    occurredAt: draft.occurredAt,
+    receivedAt: draft.receivedAt,
+    metadata: draft.metadata,
+    contentSha256: draft.contentSha256,
+    payloadSha256: draft.payloadSha256,
+    payloadBytes: draft.payloadBytes,
+    payload: draft.payload,
     segmentKey: null,
-  };
+  } satisfies Record<(typeof EVENT_COLUMNS)[number], unknown>;
 }
 
 /**
@@ -423,7 +468,7 @@ async function appendOne(tx: Executor, scope: OwnerScope, session: SessionRef, w
     on.insert(workstreamEvents).values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as typeof workstreamEvents.$inferInsert),
   );
   try {
-    await insertOne.execute(eventRow(scope, session, workstream.id, sequence, draft));
+    await insertOne.execute(eventRow(scope, searchTag('u', scope.userId), session, workstream.id, sequence, draft));
   } catch (error) {
     if (!hasErrorCode(error, 'ER_DUP_ENTRY')) throw error;
     const existing = preparedOn(tx, 'knownEvent', (on) =>
