@@ -7,6 +7,15 @@
 export const BODY_LIMITS = {
   /** Largest request body /v1 and /mcp accept. */
   requestBytes: 1024 * 1024,
+  /**
+   * An answer that closes the connection before the body has all been read (413, 408, an
+   * import stopped at its deadline) closes it in stages (RFC 9112 §9.6): the answer, then
+   * the server's side, then — while the client may still be sending — up to lingerBytes
+   * more of the body are read and dropped, for at most lingerMs, so the client reads the
+   * answer instead of a reset.
+   */
+  lingerMs: 2000,
+  lingerBytes: 64 * 1024 * 1024,
 } as const;
 
 /** The MCP endpoint. */

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { statementSpans } from '../../src/observability/tracing';
 export interface TestServer extends MemoryBankApp {
   /** http://127.0.0.1:<port> of a real listening server. */
   url: string;
+  /** The Node HTTP server behind `url`. */
+  httpServer: Server;
   database: DatabaseHandle;
   config: Config;
   close(): Promise<void>;
@@ -69,6 +72,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     ...built,
     url: `http://127.0.0.1:${port}`,
+    httpServer: server,
     database,
     config,
     async close() {
