@@ -18,7 +18,7 @@ RUN pnpm install --offline --frozen-lockfile \
 
 # Runtime: the bundle, the migrations and production dependencies; no sources, no pnpm.
 FROM ${NODE_IMAGE}
-ENV NODE_ENV=production PORT=8787
+ENV NODE_ENV=production PORT=8787 MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /runtime ./
 # Files stay root-owned and read-only to the server. The only place it writes is the
@@ -31,5 +31,6 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8787) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1 and handles SIGTERM itself: it drains requests (SHUTDOWN_DRAIN_MS), seals
 # the archive and exits 0. Give `docker stop` more than the drain (compose: stop_grace_period).
-# The heap bound is the one `pnpm start` sets (docs/operations.md#running; image.test.ts checks).
+# The heap bound and MALLOC_ARENA_MAX (ENV above) are those `pnpm start` sets
+# (docs/operations.md#running; image.test.ts checks).
 CMD ["node", "--max-old-space-size=160", "apps/api/launch.mjs", "main"]

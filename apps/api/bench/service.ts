@@ -5,13 +5,17 @@ import { fileURLToPath } from 'node:url';
 const LAUNCHER = fileURLToPath(new URL('../launch.mjs', import.meta.url));
 
 /**
- * The node flags `pnpm start` gives the service (the heap bound, see docs/operations.md),
- * read from its script so the benchmark runs the service as it is deployed.
+ * The environment (`NAME=value` before `exec`) and node flags `pnpm start` gives the service
+ * (the malloc arenas and the heap bound, see docs/operations.md), read from its script so
+ * the benchmark runs the service as it is deployed.
  */
-function startFlags(): string[] {
+function startCommand(): { env: Record<string, string>; flags: string[] } {
   const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8')) as { scripts: { start: string } };
   const words = manifest.scripts.start.split(/\s+/);
-  return words.slice(1, words.findIndex((word) => word.endsWith('launch.mjs'))).filter((word) => word.startsWith('--'));
+  const exec = words.indexOf('exec');
+  const env = Object.fromEntries(words.slice(0, exec).map((word) => [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]));
+  const flags = words.slice(exec + 2, words.findIndex((word) => word.endsWith('launch.mjs'))).filter((word) => word.startsWith('--'));
+  return { env, flags };
 }
 
 export interface RunningService {
@@ -38,9 +42,10 @@ export function rssOf(pid: number): number {
 export async function startService(env: Record<string, string>): Promise<RunningService> {
   const started = performance.now();
   // BENCH_NODE_ARGS adds node flags to the service only, e.g. "--cpu-prof --cpu-prof-dir=prof".
-  const nodeArgs = [...startFlags(), ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  const start = startCommand();
+  const nodeArgs = [...start.flags, ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, LAUNCHER, 'main'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // BENCH_SERVICE_LOG=<file> keeps the service's own log lines (errors behind failed requests).

@@ -72,10 +72,13 @@ describe('the Dockerfile', () => {
   });
 
   it('runs node as PID 1 as a non-root user, exposes its port and checks its health without curl', () => {
-    // The same command as `pnpm start`, heap bound included (docs/operations.md#running).
+    // The same command as `pnpm start`, heap bound and environment included (docs/operations.md#running).
     const start = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start as string;
-    expect(execForm(one('CMD')[0]!.args)).toEqual(start.replace(/^exec /, '').split(' '));
-    expect(start).toMatch(/^exec node --max-old-space-size=\d+ apps\/api\/launch\.mjs main$/);
+    expect(start).toMatch(/^MALLOC_ARENA_MAX=\d+ exec node --max-old-space-size=\d+ apps\/api\/launch\.mjs main$/);
+    const [assignments, command] = start.split(' exec ') as [string, string];
+    expect(execForm(one('CMD')[0]!.args)).toEqual(command.split(' '));
+    const env = one('ENV').map((instruction) => instruction.args).join(' ').split(/\s+/);
+    for (const assignment of assignments.split(' ')) expect(env).toContain(assignment);
     expect(one('ENTRYPOINT')).toEqual([]);
     const user = one('USER').at(-1)!.args;
     expect(['root', '0']).not.toContain(user);
