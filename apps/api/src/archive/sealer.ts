@@ -277,10 +277,16 @@ export function createArchiver(deps: ArchiverDeps) {
     return running;
   }
 
+  /**
+   * A pass every intervalMs, counted from the start of the last: one that takes longer is
+   * followed at once by the next (see run), so under load events do not wait out a full
+   * interval on top of a long pass before they are looked at again.
+   */
   function schedule(): void {
     if (stopped) return;
     timer = setTimeout(() => {
-      void run().finally(schedule);
+      schedule();
+      void run();
     }, options.intervalMs);
     timer.unref();
   }
@@ -289,7 +295,8 @@ export function createArchiver(deps: ArchiverDeps) {
     start(): void {
       if (!stopped) return;
       stopped = false;
-      void run().finally(schedule);
+      void run();
+      schedule();
     },
     /** Seal now instead of on the next tick (a full segment, a SessionEnd). */
     wake(): void {
