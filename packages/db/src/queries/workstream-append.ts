@@ -306,7 +306,7 @@ async function appendMany(
     let end = start;
     for (let bytes = 0; end < rows.length && (end === start || bytes + rowBytes(rows[end]!) <= INSERT_MAX_BYTES); end++) bytes += rowBytes(rows[end]!);
     for (let at = start; at < end; ) {
-      const size = end - at <= EXACT_INSERT_ROWS ? end - at : INSERT_SIZES.find((candidate) => candidate <= end - at)!;
+      const size = INSERT_SIZES.find((candidate) => candidate <= end - at) ?? end - at;
       await insertEvents(tx, rows, at, size);
       at += size;
     }
@@ -355,18 +355,18 @@ async function advanceWorkstreams(tx: Executor, rows: readonly WorkstreamRow[]):
 }
 
 /**
- * Rows per multi-row INSERT: up to EXACT_INSERT_ROWS rows go out in one statement of their
- * own size (a group commit's 15 single posts in one), a longer run as statements of the
- * powers of two (256 events in one, 255 in eight), so a connection prepares at most 32 + 4
- * shapes. Each statement is a round trip inside the owner's one append transaction, which
- * single posts queue behind: in powers of two only, a group of single posts took two to
- * four (singles ~10 % slower, alternated runs of 2026-12-02). Before, drizzle built each
+ * Rows per multi-row INSERT: a run goes out as statements of these sizes while it has that
+ * many rows left, and what is left under the smallest in one statement of its own size
+ * (256 events in one, 255 in four, a group commit's 15 single posts in one), so a
+ * connection prepares at most 35 shapes (1–32, 64, 128, 256). Each statement is a round
+ * trip inside the owner's one append transaction, which single posts queue behind: in
+ * powers of two down to 1, a group of single posts took two to four (singles ~10 % slower,
+ * alternated runs of 2026-12-02). Before, drizzle built each
  * batch's INSERT anew and mysql2 escaped every value into its text: ~180 µs of the
  * service's CPU per event appended, against ~90 µs now (a 256-event append measured side
  * by side in one process).
  */
-const INSERT_SIZES = [256, 128, 64, 32, 16, 8, 4, 2, 1];
-const EXACT_INSERT_ROWS = 32;
+const INSERT_SIZES = [256, 128, 64, 32];
 
 /** Placeholder names of each row of the largest statement: `<column>.<row>`. */
 const ROW_PLACEHOLDERS = Array.from({ length: INSERT_SIZES[0]! }, (_, r) => EVENT_COLUMNS.map((column) => `${column}.${r}`));
