@@ -70,6 +70,8 @@ function answerClientErrors(server: Server, logger: Logger | undefined) {
  * read and dropped until the client closes its side, or BODY_LIMITS.lingerBytes or
  * lingerMs run out. Closing at once would answer the client's next bytes with a reset,
  * and a client still writing would meet EPIPE or ECONNRESET before reading the answer.
+ * Without `body` (the parser refused the request) Node's parser keeps taking the bytes
+ * itself where it reads the socket directly, so only lingerMs bounds the wait.
  */
 function closeInStages(socket: Socket, body: IncomingMessage | null): void {
   if (socket.destroyed) return;
@@ -102,6 +104,8 @@ function closeInStages(socket: Socket, body: IncomingMessage | null): void {
  */
 function lingerOnEarlyClose(server: Server) {
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // A request without a body (a search, a list) has nothing left to arrive.
+    if (req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0)) return;
     // Before Node's own 'finish' listener, which closes the connection.
     res.prependOnceListener('finish', () => {
       if (req.complete) return;
