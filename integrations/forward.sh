@@ -109,16 +109,23 @@ lock_take() {
   mine=$spool/.drain.pid.$me
   echo "$me" >"$mine" || return 1
   ln "$mine" "$owner" 2>/dev/null && { rm -f "$mine"; return 0; }
-  holder=$(cat "$owner" 2>/dev/null)
+  holder=
+  read -r holder 2>/dev/null <"$owner"
+  # Our own pid: a contender put our file back after we let go of it (below); it is ours.
+  [ "$holder" = "$me" ] && { rm -f "$mine"; return 0; }
   if [ -n "$holder" ] && drainer_alive "$holder" && [ -z "$(find "$owner" -mmin +2 2>/dev/null)" ]; then
     rm -f "$mine"
     return 1
   fi
   # The holder is gone. Move its file aside (rename is atomic: one contender gets it) and
-  # check it is the one we judged; if another contender had already replaced it, put it back.
+  # check it is the one we judged; if another contender had already replaced it, put it back
+  # at once (read with a builtin, no process started in between: the holder may let go of
+  # it meanwhile, and a file put back after that would outlive its drainer).
   stale=$spool/.drain.stale.$me
   if mv "$owner" "$stale" 2>/dev/null; then
-    if [ "$(cat "$stale" 2>/dev/null)" = "$holder" ]; then rm -f "$stale"; else ln "$stale" "$owner" 2>/dev/null; rm -f "$stale"; fi
+    taken=
+    read -r taken 2>/dev/null <"$stale"
+    if [ "$taken" = "$holder" ]; then rm -f "$stale"; else ln "$stale" "$owner" 2>/dev/null; rm -f "$stale"; fi
   fi
   ln "$mine" "$owner" 2>/dev/null && { rm -f "$mine"; return 0; }
   rm -f "$mine"
@@ -170,10 +177,17 @@ drain() {
       esac
     done
     lock_release
-    [ "$sent" = yes ] || return 0
+    [ "$sent" = yes ] || break
     set -- "$spool"/*.json
-    [ -f "$1" ] || return 0
+    [ -f "$1" ] || break
   done
+  # A contender that moved our file aside just as we let go of it may have put it back.
+  if [ -n "${owner:-}" ]; then
+    holder=
+    read -r holder 2>/dev/null <"$owner"
+    [ "$holder" = "$me" ] && rm -f "$owner"
+  fi
+  return 0
 }
 
 # Sends the files of $work/list one at a time, each as a batch of one (so it keeps its occurred_at).
