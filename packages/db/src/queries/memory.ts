@@ -16,7 +16,7 @@ import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
 import { booleanAgainst, parseSearchQuery } from '../search/query';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
-import { applyStatsDelta, deleteOwnerStats, readOwnersStats, statsDeltaOf, type OwnerStatsDelta } from '../search/stats';
+import { applyStatsDelta, deleteOwnerStats, ownersStatsColumn, ownersStatsFrom, statsDeltaOf, statsTermsFor, type OwnerStatsDelta } from '../search/stats';
 
 /**
  * A timestamp as the API answers it: ISO 8601 in UTC with milliseconds
@@ -184,11 +184,11 @@ function visibleTo(owner: { orgId: Bindable; userId: Bindable }, filter: ScopeFi
   return and(eq(memory.orgId, owner.orgId), which) as SQL;
 }
 
-/** The search tags and statistics owners of the rows a scope may see (must agree with visibleTo). */
-function visibleOwners(scope: OwnerScope, filter: ScopeFilter): { tag: SearchTag; id: string }[] {
-  const owners: { tag: SearchTag; id: string }[] = [];
-  if (filter !== 'org') owners.push({ tag: searchTag('u', scope.userId), id: scope.userId });
-  if (filter !== 'user') owners.push({ tag: searchTag('o', scope.orgId), id: scope.orgId });
+/** The search tags and statistics owners (as the statement's placeholders) of the rows a scope may see (must agree with visibleTo). */
+function visibleOwners(scope: OwnerScope, filter: ScopeFilter): { tag: SearchTag; id: Placeholder }[] {
+  const owners: { tag: SearchTag; id: Placeholder }[] = [];
+  if (filter !== 'org') owners.push({ tag: searchTag('u', scope.userId), id: OWNER.userId });
+  if (filter !== 'user') owners.push({ tag: searchTag('o', scope.orgId), id: OWNER.orgId });
   return owners;
 }
 
@@ -441,8 +441,9 @@ export const SEARCH_CANDIDATES = 64;
 /**
  * Search (docs/architecture.md#search): FULLTEXT in BOOLEAN MODE over the owner-prefixed
  * terms finds up to SEARCH_CANDIDATES candidates, re-ranked with BM25 over the owners' own
- * statistics, read in parallel. (Reading only ids and terms first and the best rows whole
- * afterwards cost more: a second round trip for 20 rows weighed more than 44 extra rows.)
+ * statistics, which come in the same statement (ownersStatsColumn). (Reading only ids and
+ * terms first and the best rows whole afterwards cost more: a second round trip for 20
+ * rows weighed more than 44 extra rows.)
  */
 export async function searchMemories(
   ex: Executor,
@@ -455,10 +456,16 @@ export async function searchMemories(
   const owners = visibleOwners(scope, filter);
   const tagged = options.tag !== undefined;
   const sourced = options.source !== undefined;
-  const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}:${sourced}`, (on) => {
+  const statsTerms = statsTermsFor(statsTermsOf(parsed));
+  const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}:${sourced}:${statsTerms.slots}`, (on) => {
     const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
+    const stats = ownersStatsColumn(
+      OWNER.orgId,
+      owners.map((owner) => owner.id),
+      statsTerms.slots,
+    );
     return on
-      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
+      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score'), stats })
       .from(memory)
       .where(
         and(
@@ -472,25 +479,20 @@ export async function searchMemories(
       .limit(sql.placeholder('limit'));
   });
 
-  const [candidates, stats] = await Promise.all([
-    candidatesQuery.execute({
-      against: booleanAgainst(
-        owners.map((owner) => owner.tag),
-        parsed,
-      ),
-      orgId: scope.orgId,
-      userId: scope.userId,
-      limit: SEARCH_CANDIDATES,
-      ...(tagged ? { tag: options.tag } : {}),
-      ...(sourced ? { source: options.source } : {}),
-    }),
-    readOwnersStats(
-      ex,
-      scope.orgId,
-      owners.map((owner) => owner.id),
-      statsTermsOf(parsed),
+  const candidates = await candidatesQuery.execute({
+    against: booleanAgainst(
+      owners.map((owner) => owner.tag),
+      parsed,
     ),
-  ]);
+    orgId: scope.orgId,
+    userId: scope.userId,
+    limit: SEARCH_CANDIDATES,
+    ...statsTerms.params,
+    ...(tagged ? { tag: options.tag } : {}),
+    ...(sourced ? { source: options.source } : {}),
+  });
+  if (candidates.length === 0) return [];
+  const stats = ownersStatsFrom(candidates[0]!.stats, statsTerms);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);
   const contexts = await contextsOf(
     ex,

@@ -1,10 +1,10 @@
-import { and, eq, getTableName, inArray, sql } from 'drizzle-orm';
+import { getTableName, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type mysql from 'mysql2/promise';
 import type { Database, Executor } from '../client';
 import { createGroupCommit } from '../group-commit';
 import { memoryTermStats } from '../schema';
 import { hasErrorCode } from '../errors';
-import { databaseOptions, isDatabase, padded, preparedOn } from '../prepared';
+import { databaseOptions, isDatabase, padded } from '../prepared';
 import type { TermCounts } from './memory-terms';
 
 /**
@@ -164,46 +164,51 @@ export interface OwnersStats {
   termDocs: Map<string, number>;
 }
 
-/**
- * The statistics of some owners of one org for a query's terms: one statement of primary
- * key lookups (no grouping, no temporary table), summed here.
- */
-export async function readOwnersStats(ex: Executor, orgId: string, ownerIds: readonly string[], terms: readonly string[]): Promise<OwnersStats> {
+/** A query's terms as the statistics column reads them: padded to a statement shape, with their parameters. */
+export interface StatsTerms {
+  /** Terms asked for (without padding). */
+  terms: readonly string[];
+  /** Term slots of the statement (ownersStatsColumn's `slots`). */
+  slots: number;
+  /** Values of the column's `statsTerm<i>` placeholders. */
+  params: Record<string, string>;
+}
+
+export function statsTermsFor(terms: readonly string[]): StatsTerms {
   // Padded (with the totals row's key) to a few sizes, so a handful of prepared statements serve every query.
   const wanted = padded([OWNER_TOTALS, ...terms], STATS_TERM_BATCH_SIZES);
-  const query = preparedOn(ex, `ownersStats:${ownerIds.length}:${wanted.length}`, (on) =>
-    on
-      .select({ term: memoryTermStats.term, docs: memoryTermStats.docs, tokens: memoryTermStats.tokens })
-      .from(memoryTermStats)
-      .where(
-        and(
-          eq(memoryTermStats.orgId, sql.placeholder('orgId')),
-          inArray(
-            memoryTermStats.ownerId,
-            ownerIds.map((_, i) => sql.placeholder(`o${i}`)),
-          ),
-          inArray(
-            memoryTermStats.term,
-            wanted.map((_, i) => sql.placeholder(`t${i}`)),
-          ),
-        ),
-      ),
+  return { terms, slots: wanted.length, params: Object.fromEntries(wanted.map((term, i) => [`statsTerm${i}`, term])) };
+}
+
+/**
+ * Some owners' statistics for a query's terms as one column of the search statement, so
+ * the candidates and what ranks them come in one round trip: an uncorrelated subquery
+ * (evaluated once per statement, not per row) of primary key lookups, its rows as one
+ * JSON array of [term, docs, tokens] (GROUP_CONCAT, as for contexts: the session's
+ * group_concat_max_len is raised at connect, far above 256 terms). Its term placeholders
+ * are `statsTerm0` … `statsTerm<slots - 1>` (statsTermsFor).
+ */
+export function ownersStatsColumn(orgId: SQLWrapper, ownerIds: readonly SQLWrapper[], slots: number): SQL<string | null> {
+  const terms = sql.join(
+    Array.from({ length: slots }, (_, i) => sql`${sql.placeholder(`statsTerm${i}`)}`),
+    sql`, `,
   );
-  const rows = await query.execute({
-    orgId,
-    ...Object.fromEntries(ownerIds.map((id, i) => [`o${i}`, id])),
-    ...Object.fromEntries(wanted.map((term, i) => [`t${i}`, term])),
-  });
+  return sql<string | null>`(SELECT CONCAT('[', GROUP_CONCAT(JSON_ARRAY(${memoryTermStats.term}, ${memoryTermStats.docs}, ${memoryTermStats.tokens})), ']') FROM ${memoryTermStats} WHERE ${memoryTermStats.orgId} = ${orgId} AND ${memoryTermStats.ownerId} IN (${sql.join([...ownerIds], sql`, `)}) AND ${memoryTermStats.term} IN (${terms}))`;
+}
+
+/** The column's value, summed over the owners. */
+export function ownersStatsFrom(text: string | null, asked: StatsTerms): OwnersStats {
+  const rows = text === null ? [] : (JSON.parse(text) as [string, number | string, number | string][]);
   const stats: OwnersStats = { docs: 0, tokens: 0, termDocs: new Map() };
   const byFold = new Map<string, number>();
-  for (const row of rows) {
-    const docs = Math.max(0, Number(row.docs));
-    if (row.term === OWNER_TOTALS) {
+  for (const [term, docsValue, tokens] of rows) {
+    const docs = Math.max(0, Number(docsValue));
+    if (term === OWNER_TOTALS) {
       stats.docs += docs;
-      stats.tokens += Math.max(0, Number(row.tokens));
-    } else byFold.set(foldTerm(row.term), (byFold.get(foldTerm(row.term)) ?? 0) + docs);
+      stats.tokens += Math.max(0, Number(tokens));
+    } else byFold.set(foldTerm(term), (byFold.get(foldTerm(term)) ?? 0) + docs);
   }
-  for (const term of terms) stats.termDocs.set(term, byFold.get(foldTerm(term)) ?? 0);
+  for (const term of asked.terms) stats.termDocs.set(term, byFold.get(foldTerm(term)) ?? 0);
   return stats;
 }
 
