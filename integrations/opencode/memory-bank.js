@@ -128,25 +128,30 @@ const alive = (pid) => {
 
 /**
  * forward.sh's lock without flock(1): $SPOOL/.drain.pid, created atomically with link(2) and
- * holding the drainer's pid; taken over only once that process is gone or the file has not
- * been touched for 2 minutes (a live drainer touches it every round; guards pid reuse).
+ * holding the drainer's pid (first line, which forward.sh reads) and a token of this drain
+ * (second line: one OpenCode process may run several drains); taken over only once that
+ * process is gone or the file has not been touched for 2 minutes (a live drainer touches it
+ * every round; guards pid reuse).
  * A lock that cannot go stale while nobody drains. (Where forward.sh has flock(1) it locks
  * .drain.flock instead, so the two may drain at once: harmless, the service drops the
  * duplicates by idempotency key and both send oldest first.)
  */
-async function takeLock(owner) {
+async function takeLock(owner, content) {
   const mine = `${owner}.${process.pid}.${crypto.randomUUID()}`;
-  await writeFile(mine, `${process.pid}\n`, { mode: 0o600 });
+  await writeFile(mine, content, { mode: 0o600 });
   try {
     if (await link(mine, owner).then(() => true, () => false)) return true;
-    const holder = (await readFile(owner, 'utf8').catch(() => '')).trim();
+    const holder = await readFile(owner, 'utf8').catch(() => '');
+    // Ours: a contender put our file back after we let go of it (below).
+    if (holder === content) return true;
+    const pid = holder.split('\n')[0].trim();
     const touched = await stat(owner).then((s) => s.mtimeMs, () => 0);
-    if (/^\d+$/.test(holder) && alive(Number(holder)) && Date.now() - touched < 120_000) return false;
+    if (/^\d+$/.test(pid) && alive(Number(pid)) && Date.now() - touched < 120_000) return false;
     // The holder is gone. Move its file aside (rename is atomic: one contender gets it) and
     // check it is the one we judged; if another contender had already replaced it, put it back.
     const stale = `${mine}.stale`;
     if (await rename(owner, stale).then(() => true, () => false)) {
-      if ((await readFile(stale, 'utf8').catch(() => '')).trim() !== holder) await link(stale, owner).catch(() => {});
+      if ((await readFile(stale, 'utf8').catch(() => '')) !== holder) await link(stale, owner).catch(() => {});
       await rm(stale, { force: true });
     }
     return await link(mine, owner).then(() => true, () => false);
@@ -162,8 +167,9 @@ async function takeLock(owner) {
  */
 async function drain() {
   const owner = join(SPOOL, '.drain.pid');
+  const content = `${process.pid}\n${crypto.randomUUID()}\n`;
   let rounds = 0;
-  while ((await spooledNames()).length > 0 && rounds < 100 && (await takeLock(owner))) {
+  while ((await spooledNames()).length > 0 && rounds < 100 && (await takeLock(owner, content))) {
     let emptied = false;
     try {
       for (; rounds < 100; rounds++) {
@@ -199,8 +205,10 @@ async function drain() {
     } finally {
       await rm(owner, { force: true });
     }
-    if (!emptied) return;
+    if (!emptied) break;
   }
+  // A contender that moved our file aside just as we let go of it may have put it back.
+  if ((await readFile(owner, 'utf8').catch(() => '')) === content) await rm(owner, { force: true });
 }
 
 export const MemoryBank = async ({ directory } = {}) => {
