@@ -77,7 +77,18 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
       name: 'hook event, single post',
       requests: count,
       perRequest: 1,
-      request: { method: 'POST', path: '/v1/hooks/claude-code', headers: hookAuth, setupRequest: (r) => ({ ...r, body: JSON.stringify(hookPayload(`${run}s`, n++)) }) },
+      // An Idempotency-Key per event, as the forwarders send (and the ingestion scenario): without
+      // one an event's id is its payload's hash, and the fixtures without a prompt or a tool id
+      // repeat within a session, so a share of the posts would take the retried-delivery path.
+      request: {
+        method: 'POST',
+        path: '/v1/hooks/claude-code',
+        headers: hookAuth,
+        setupRequest: (r) => {
+          const i = n++;
+          return { ...r, headers: { ...hookAuth, 'idempotency-key': `${run}-s-${i}` }, body: JSON.stringify(hookPayload(`${run}s`, i)) };
+        },
+      },
     },
     {
       name: `hook event, in batches of ${BATCH}`,
@@ -89,7 +100,12 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
         headers: hookAuth,
         setupRequest: (r) => ({
           ...r,
-          body: JSON.stringify({ events: Array.from({ length: BATCH }, () => ({ harness: 'claude-code', payload: hookPayload(`${run}b`, n++) })) }),
+          body: JSON.stringify({
+            events: Array.from({ length: BATCH }, () => {
+              const i = n++;
+              return { harness: 'claude-code', payload: hookPayload(`${run}b`, i), idempotency_key: `${run}-b-${i}` };
+            }),
+          }),
         }),
       },
     },

@@ -14,7 +14,12 @@ export const BATCH = 256;
 /** Sessions a batch holds: a client draining its spool sends the events of its own machine's sessions. */
 const SESSIONS_PER_BATCH = 2;
 
-/** Realistic Claude Code payloads: the fixture shapes, spread over many sessions, each event unique. */
+/**
+ * Realistic Claude Code payloads: the fixture shapes, spread over many sessions. Prompts and
+ * tool ids are made unique; the notification and stop fixtures carry nothing per event and
+ * repeat within a session, so each load sends an Idempotency-Key per event, as the
+ * forwarders do (without one, an event's id is its payload's hash: a repeat is a retry).
+ */
 export function hookPayload(run: string, i: number, session = i % SESSIONS): Record<string, unknown> {
   const base = FIXTURES[i % FIXTURES.length]!;
   return {
