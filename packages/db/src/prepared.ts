@@ -115,7 +115,11 @@ function parameterOf(param: unknown): (values: Record<string, unknown>) => unkno
 function withPlainRows<Q>(prepared: Q): Q {
   const query = prepared as unknown as DrizzleMysql2Prepared;
   const fields = query.fields;
-  if (!fields || query.customResultMapper || !fields.every((field) => field.path.length === 1) || typeof query.client?.query !== 'function') return prepared;
+  // A drizzle whose prepared query no longer looks like this keeps its own execute()
+  // (prepared-rows.test.ts then fails: it checks this path is the one in use).
+  if (!fields || query.customResultMapper || !fields.every((field) => field.path.length === 1) || typeof query.client?.query !== 'function' || typeof query.query?.sql !== 'string' || !Array.isArray(query.params)) {
+    return prepared;
+  }
   const keys = fields.map((field) => field.path[0]!);
   const decoders = fields.map((field) => decoderOf(field.field));
   const parameters = query.params.map(parameterOf);
