@@ -115,7 +115,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     ratios,
     notes: [
       `Each workload ran in ${ROUNDS} alternating rounds (search API, search mysql2, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
-      `mysql2 side: per search the API's own statements (search and search statistics; contexts when a result has some) with the rows serialised to JSON, per save the INSERT and the owner's search statistics, the key lookup once a second as the API's key cache makes it (API_KEY_CACHE_MS), on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
+      `mysql2 side: per search the API's own statements (the search, with the owners' statistics in it; contexts when a result has some) with the rows serialised to JSON, per save the INSERT and the owner's search statistics, the key lookup once a second as the API's key cache makes it (API_KEY_CACHE_MS), on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
     ],
   };
 }
