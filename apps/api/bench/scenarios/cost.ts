@@ -3,7 +3,7 @@ import { httpLoad, type Measurement } from '../load';
 import type { Tenant } from '../seed';
 import { memoryText, seededRandom } from '../corpus';
 import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
-import { BATCH, hookPayload } from './ingestion';
+import { BATCH, batchEvent, singlePost } from './ingestion';
 
 /** Linux's USER_HZ: /proc CPU times are in these ticks. */
 const TICKS_PER_SECOND = 100;
@@ -77,16 +77,14 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
       name: 'hook event, single post',
       requests: count,
       perRequest: 1,
-      // An Idempotency-Key per event, as the forwarders send (and the ingestion scenario): without
-      // one an event's id is its payload's hash, and the fixtures without a prompt or a tool id
-      // repeat within a session, so a share of the posts would take the retried-delivery path.
+      // An Idempotency-Key per event, as the forwarders send (why: ingestion.ts, hookPayload).
       request: {
         method: 'POST',
         path: '/v1/hooks/claude-code',
         headers: hookAuth,
         setupRequest: (r) => {
-          const i = n++;
-          return { ...r, headers: { ...hookAuth, 'idempotency-key': `${run}-s-${i}` }, body: JSON.stringify(hookPayload(`${run}s`, i)) };
+          const post = singlePost(run, n++);
+          return { ...r, headers: { ...hookAuth, 'idempotency-key': post.key }, body: post.body };
         },
       },
     },
@@ -100,12 +98,7 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
         headers: hookAuth,
         setupRequest: (r) => ({
           ...r,
-          body: JSON.stringify({
-            events: Array.from({ length: BATCH }, () => {
-              const i = n++;
-              return { harness: 'claude-code', payload: hookPayload(`${run}b`, i), idempotency_key: `${run}-b-${i}` };
-            }),
-          }),
+          body: JSON.stringify({ events: Array.from({ length: BATCH }, () => batchEvent(run, n++)) }),
         }),
       },
     },

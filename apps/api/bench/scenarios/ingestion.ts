@@ -20,7 +20,7 @@ const SESSIONS_PER_BATCH = 2;
  * repeat within a session, so each load sends an Idempotency-Key per event, as the
  * forwarders do (without one, an event's id is its payload's hash: a repeat is a retry).
  */
-export function hookPayload(run: string, i: number, session = i % SESSIONS): Record<string, unknown> {
+function hookPayload(run: string, i: number, session = i % SESSIONS): Record<string, unknown> {
   const base = FIXTURES[i % FIXTURES.length]!;
   return {
     ...base,
@@ -28,6 +28,16 @@ export function hookPayload(run: string, i: number, session = i % SESSIONS): Rec
     ...(base.tool_use_id ? { tool_use_id: `toolu_${run}_${i}` } : {}),
     ...(base.prompt ? { prompt: `${String(base.prompt)} (event ${i})` } : {}),
   };
+}
+
+/** A single post's body and Idempotency-Key (`POST /v1/hooks/claude-code`). */
+export function singlePost(run: string, i: number): { key: string; body: string } {
+  return { key: `${run}-s-${i}`, body: JSON.stringify(hookPayload(`${run}s`, i)) };
+}
+
+/** One event of a `POST /v1/hooks/batch` body, with its idempotency key. */
+export function batchEvent(run: string, i: number, session?: number): { harness: 'claude-code'; payload: Record<string, unknown>; idempotency_key: string } {
+  return { harness: 'claude-code', payload: hookPayload(`${run}b`, i, session), idempotency_key: `${run}-b-${i}` };
 }
 
 async function waitForArchive(ctx: BenchContext, orgId: string, timeoutMs: number): Promise<boolean> {
@@ -92,8 +102,8 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
           method: 'POST',
           path: '/v1/hooks/claude-code',
           setupRequest: (request) => {
-            const i = single++;
-            return { ...request, headers: { ...headers, 'idempotency-key': `${run}-s-${i}` }, body: JSON.stringify(hookPayload(`${run}s`, i)) };
+            const post = singlePost(run, single++);
+            return { ...request, headers: { ...headers, 'idempotency-key': post.key }, body: post.body };
           },
         },
       ],
@@ -117,7 +127,7 @@ export async function ingestion(ctx: BenchContext, tenant: Tenant, store: Object
             const events = Array.from({ length: BATCH }, () => {
               const i = batch++;
               const session = client * SESSIONS_PER_BATCH + (i % SESSIONS_PER_BATCH);
-              return { harness: 'claude-code', payload: hookPayload(`${run}b`, i, session), idempotency_key: `${run}-b-${i}` };
+              return batchEvent(run, i, session);
             });
             return { ...request, body: JSON.stringify({ events }) };
           },
