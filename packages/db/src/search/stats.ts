@@ -164,20 +164,23 @@ export interface OwnersStats {
   termDocs: Map<string, number>;
 }
 
+/** The placeholder of the statistics column's i-th term. */
+const statsTermPlaceholder = (i: number) => `statsTerm${i}`;
+
 /** A query's terms as the statistics column reads them: padded to a statement shape, with their parameters. */
 export interface StatsTerms {
   /** Terms asked for (without padding). */
   terms: readonly string[];
   /** Term slots of the statement (ownersStatsColumn's `slots`). */
   slots: number;
-  /** Values of the column's `statsTerm<i>` placeholders. */
+  /** Values of the column's term placeholders. */
   params: Record<string, string>;
 }
 
 export function statsTermsFor(terms: readonly string[]): StatsTerms {
   // Padded (with the totals row's key) to a few sizes, so a handful of prepared statements serve every query.
   const wanted = padded([OWNER_TOTALS, ...terms], STATS_TERM_BATCH_SIZES);
-  return { terms, slots: wanted.length, params: Object.fromEntries(wanted.map((term, i) => [`statsTerm${i}`, term])) };
+  return { terms, slots: wanted.length, params: Object.fromEntries(wanted.map((term, i) => [statsTermPlaceholder(i), term])) };
 }
 
 /**
@@ -185,12 +188,12 @@ export function statsTermsFor(terms: readonly string[]): StatsTerms {
  * the candidates and what ranks them come in one round trip: an uncorrelated subquery
  * (evaluated once per statement, not per row) of primary key lookups, its rows as one
  * JSON array of [term, docs, tokens] (GROUP_CONCAT, as for contexts: the session's
- * group_concat_max_len is raised at connect, far above 256 terms). Its term placeholders
- * are `statsTerm0` … `statsTerm<slots - 1>` (statsTermsFor).
+ * group_concat_max_len is raised at connect, far above 256 terms). Its `slots` term
+ * placeholders are filled by statsTermsFor's params.
  */
 export function ownersStatsColumn(orgId: SQLWrapper, ownerIds: readonly SQLWrapper[], slots: number): SQL<string | null> {
   const terms = sql.join(
-    Array.from({ length: slots }, (_, i) => sql`${sql.placeholder(`statsTerm${i}`)}`),
+    Array.from({ length: slots }, (_, i) => sql.placeholder(statsTermPlaceholder(i))),
     sql`, `,
   );
   return sql<string | null>`(SELECT CONCAT('[', GROUP_CONCAT(JSON_ARRAY(${memoryTermStats.term}, ${memoryTermStats.docs}, ${memoryTermStats.tokens})), ']') FROM ${memoryTermStats} WHERE ${memoryTermStats.orgId} = ${orgId} AND ${memoryTermStats.ownerId} IN (${sql.join([...ownerIds], sql`, `)}) AND ${memoryTermStats.term} IN (${terms}))`;
