@@ -1,5 +1,6 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExchangeTransport } from '../src/mcp/exchange-transport';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
@@ -113,5 +114,57 @@ describe('MCP servers reused across requests', () => {
     const bad = await call(tenants[0]!.owner.key, 'getMemorySearch', { q: 5 });
     expect(bad.isError).toBe(true);
     expect(JSON.parse(bad.content[0]!.text)).toEqual(bad.structuredContent);
+  });
+
+  it('answers a plain tools/call itself, exactly as the SDK server answers the same call', async () => {
+    const owner = tenants[0]!.owner;
+    const saved = await call(owner.key, 'postMemory', { content: 'The axolotldirect fact', tags: ['direct'] });
+    const id = (saved.structuredContent as { id: string }).id;
+    const post = (body: unknown, requestId: string) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${owner.key}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          // The same request id for both, so a problem's request_id matches too.
+          'x-request-id': requestId,
+        },
+        body: JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
+    const calls: Record<string, unknown>[] = [
+      { name: 'getMemorySearch', arguments: { q: 'axolotldirect', limit: 3 } },
+      { name: 'getMemorySearch', arguments: { q: 'axolotldirect' }, _meta: { progressToken: 'p-1', 'example.com/trace': 'x' } },
+      { name: 'getMemoryById', arguments: { id } },
+      { name: 'getMemoryById', arguments: { id: 'mem_doesnotexist0000000000' } },
+      { name: 'getMemory', arguments: { limit: 'many' } },
+      { name: 'patchMemoryById', arguments: { id, content: 'x', if_match: 'ключ' } },
+      { name: 'getMemory' },
+    ];
+    const sdkExchanges = vi.spyOn(ExchangeTransport.prototype, 'exchange');
+    try {
+      for (const [n, params] of calls.entries()) {
+        const request = { jsonrpc: '2.0', id: `direct-${n}`, method: 'tools/call', params };
+        const direct = await post(request, `req-direct-${n}`);
+        expect(sdkExchanges).not.toHaveBeenCalled();
+        // A batch of one is the SDK transport's to serve, and it answers with the single response.
+        const bySdk = await post([request], `req-direct-${n}`);
+        expect(direct).toEqual(bySdk);
+        expect(direct).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: `direct-${n}`, result: { content: [{ type: 'text' }] } } });
+      }
+      // Any other single request still goes to a pooled SDK server.
+      expect((await post({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }, 'req-list')).status).toBe(200);
+      expect(sdkExchanges).toHaveBeenCalledTimes(1);
+    } finally {
+      sdkExchanges.mockRestore();
+    }
+  });
+
+  it('refuses a header argument no HTTP header can carry as a bad argument, not an internal error', async () => {
+    for (const value of ['ключ', 'a\r\nx-injected: 1']) {
+      const result = await call(tenants[0]!.owner.key, 'deleteMemoryById', { id: 'mem_doesnotexist0000000000', if_match: value });
+      expect(result.isError).toBe(true);
+      expect(result.structuredContent).toMatchObject({ status: 400, errors: [{ path: 'if_match' }] });
+    }
   });
 });

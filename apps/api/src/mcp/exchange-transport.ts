@@ -15,8 +15,6 @@ export class ExchangeTransport implements Transport {
   onmessage?: Transport['onmessage'];
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  /** What the server supports, told at connect: a request naming another version is not exchanged here. */
-  supportedVersions: readonly string[] = [];
   #waiting: { id: JSONRPCRequest['id']; resolve: (response: JSONRPCResponse) => void } | undefined;
   #closed = false;
 
@@ -31,10 +29,6 @@ export class ExchangeTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.onclose?.();
-  }
-
-  setSupportedProtocolVersions(versions: string[]): void {
-    this.supportedVersions = versions;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {

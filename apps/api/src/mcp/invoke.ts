@@ -61,9 +61,12 @@ function errorResult(problem: Problem): CallToolResult {
 
 /**
  * Builds the HTTP request a tool call stands for: path, query, headers and JSON body (as
- * text, handed to the app beside a bodiless request) from one flat argument object.
+ * text, handed to the app beside a bodiless request) from one flat argument object; or the
+ * arguments' errors, for a header value no HTTP header can carry (a line break, a character
+ * beyond Latin-1), which the input schema's `string` lets through.
  */
-function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): { request: Request; jsonBody?: string } {
+function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): { request: Request; jsonBody?: string } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
   let path = tool.pathTemplate;
   const query = new URLSearchParams();
   const body: Record<string, unknown> = {};
@@ -76,9 +79,14 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
     } else if (place === 'header') {
       // Never over what the bridge itself sends (credentials, request id).
       const header = tool.headerNames[name];
-      if (header && !headers.has(header)) headers.set(header, String(value));
+      try {
+        if (header && !headers.has(header)) headers.set(header, String(value));
+      } catch {
+        errors.push({ path: name, message: 'must be text an HTTP header can carry (visible ASCII, no line breaks)' });
+      }
     } else body[name] = value;
   }
+  if (errors.length > 0) return { errors };
   const search = query.size > 0 ? `?${query}` : '';
   if (tool.hasBody) headers.set('content-type', 'application/json');
   const request = new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, { method: tool.method, headers });
@@ -96,14 +104,14 @@ export async function invokeTool(
   context: InProcessCaller,
 ): Promise<CallToolResult> {
   const validate = validatorFor(tool);
-  if (!validate(args)) {
-    const errors = fieldErrors(validate.errors ?? []);
+  const built = validate(args) ? toRequest(tool, args, new Headers(context.headers)) : { errors: fieldErrors(validate.errors ?? []) };
+  if ('errors' in built) {
+    const { errors } = built;
     const detail = `Invalid arguments for ${tool.definition.name}: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`;
     return errorResult(toProblem(new AppError('validation_failed', detail, { errors }), context.requestId));
   }
 
-  const { request, jsonBody } = toRequest(tool, args, new Headers(context.headers));
-  const { response, answer } = await context.dispatch(request, jsonBody);
+  const { response, answer } = await context.dispatch(built.request, built.jsonBody);
   let text: string;
   let parsed: unknown;
   if ('json' in answer) {

@@ -1,4 +1,4 @@
-import type { AuthInfo, McpHandlerRequestOptions, McpRequestContext } from '@modelcontextprotocol/server';
+import type { AuthInfo, CallToolResult, JSONRPCRequest, McpHandlerRequestOptions, McpRequestContext } from '@modelcontextprotocol/server';
 import { requireScopes } from '../auth/bearer';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
@@ -61,9 +61,10 @@ interface ToolSurface {
 type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Promise<Response>;
 
 /**
- * The JSON body answering a single 2025-era JSON-RPC request (not `initialize`), served by
- * a pooled server on a transport it keeps (see ExchangeTransport); undefined for anything
- * else (batches, notifications, refusals), which the SDK's own transport then serves.
+ * The JSON body answering a single 2025-era JSON-RPC request (not `initialize`): a plain
+ * tools/call answered directly (answerToolCall), any other request by a pooled server on a
+ * transport it keeps (see ExchangeTransport); undefined for anything else (batches,
+ * notifications, refusals), which the SDK's own transport then serves.
  */
 type McpExchange = (body: unknown, header: (name: string) => string | undefined, authInfo: AuthInfo) => Promise<string | undefined>;
 
@@ -87,6 +88,24 @@ const loadSdk = (() => {
 function isInitialize(body: unknown): boolean {
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   return messages.some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The name and arguments of a tools/call whose params are plain: a name, an arguments
+ * object and a `_meta` of no protocol meaning here (no key in the protocol's reserved
+ * namespace, a progress token at most); undefined for anything else (a task-augmented call,
+ * a malformed one), which the SDK's server then answers.
+ */
+function plainToolCall(params: unknown): { name: string; arguments: Record<string, unknown> } | undefined {
+  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
+  const { name, arguments: args = {}, _meta: meta = {}, ...rest } = params;
+  if (Object.keys(rest).length > 0 || !isPlainObject(args) || !isPlainObject(meta)) return undefined;
+  const token = meta.progressToken;
+  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
+  if (Object.keys(meta).some((key) => key.startsWith('io.modelcontextprotocol/'))) return undefined;
+  return { name, arguments: args };
 }
 
 function usableBy(tool: OperationTool, scopes: readonly string[]): boolean {
@@ -124,13 +143,50 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   const createHandler = async () => {
     const sdk = await loadSdk();
     const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } = sdk;
-    const { classifyInboundRequest, isJSONRPCRequest, isJsonContentType } = sdk;
+    const { classifyInboundRequest, isJSONRPCRequest, isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } = sdk;
     type McpServer = InstanceType<typeof Server>;
     const callerOf = (ctx: { http?: { authInfo?: AuthInfo } }): Caller => {
       const caller = ctx.http?.authInfo?.extra?.caller as Caller | undefined;
       if (!caller) throw new Error('MCP request without a caller (the bearer check must run first)');
       return caller;
     };
+    /** Runs a visible tool for a caller, counted by outcome (metrics). */
+    const callTool = (tool: OperationTool, args: Record<string, unknown>, caller: InProcessCaller): Promise<CallToolResult> => {
+      const result = invokeTool(tool, args, caller);
+      const { onToolCall } = options;
+      if (!onToolCall) return result;
+      return result.then(
+        (answer) => (onToolCall(tool.definition.name, answer.isError ? 'error' : 'ok'), answer),
+        (error: unknown) => {
+          onToolCall(tool.definition.name, 'error');
+          throw error;
+        },
+      );
+    };
+
+    /**
+     * The JSON-RPC answer to a plain 2025-era tools/call of a tool the caller can see, made
+     * here rather than by an SDK server: the result is the one the SDK's tools/call handler
+     * sends (invokeTool's), and so is the error of a call that throws. The SDK's dispatch
+     * adds nothing such a call needs (a request context, an AbortController, validating the
+     * request twice and the result once) and was most of MCP's premium over REST
+     * (docs/benchmarks.md); test/mcp-reuse.test.ts holds the two answers equal.
+     */
+    const answerToolCall = async (
+      id: JSONRPCRequest['id'],
+      tool: OperationTool,
+      args: Record<string, unknown>,
+      caller: InProcessCaller,
+    ): Promise<string> => {
+      let result: CallToolResult;
+      try {
+        result = await callTool(tool, args, caller);
+      } catch (error) {
+        return JSON.stringify({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message: (error as Error).message ?? 'Internal error' } });
+      }
+      return responseBody('tools/call', { jsonrpc: '2.0', id, result });
+    };
+
     // A low-level Server holds nothing of a caller (its handlers read the caller from each
     // request's authInfo), so one built for a scope set and era serves request after
     // request: the SDK needs only that it is not serving two at once. Idle ones wait here.
@@ -147,20 +203,11 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       server.setRequestHandler('tools/list', () => surface.list);
       server.setRequestHandler('tools/call', (request, ctx) => {
         const tool = surface.byName.get(request.params.name);
-        const { onToolCall } = options;
         if (!tool) {
-          onToolCall?.(UNKNOWN_TOOL, 'unknown_tool');
+          options.onToolCall?.(UNKNOWN_TOOL, 'unknown_tool');
           throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
         }
-        const result = invokeTool(tool, request.params.arguments ?? {}, callerOf(ctx));
-        if (!onToolCall) return result;
-        return result.then(
-          (answer) => (onToolCall(tool.definition.name, answer.isError ? 'error' : 'ok'), answer),
-          (error: unknown) => {
-            onToolCall(tool.definition.name, 'error');
-            throw error;
-          },
-        );
+        return callTool(tool, request.params.arguments ?? {}, callerOf(ctx));
       });
       if (readsMemories) serveMemoryResources(server, sdk, callerOf);
       // Back to the pool when its exchange is over (the SDK closes it then).
@@ -198,7 +245,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     const serve: McpEndpoint = async (request, requestOptions) =>
       (await isLegacyRequest(request, requestOptions.parsedBody)) ? legacy(request, requestOptions) : modern.fetch(request, requestOptions);
 
-    // Servers kept connected to an ExchangeTransport, by scope set, for single 2025 requests.
+    // Servers kept connected to an ExchangeTransport, by scope set, for the other single 2025 requests.
     const connected = new Map<string, { server: McpServer; transport: ExchangeTransport }[]>();
     const exchange: McpExchange = async (body, header, authInfo) => {
       if (!isJSONRPCRequest(body) || body.method === 'initialize') return undefined;
@@ -214,17 +261,22 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       if (route.kind !== 'legacy' || !accept.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(header('content-type'))) {
         return undefined;
       }
-      const scopes = callerOf({ http: { authInfo } }).principal.scopes as readonly string[];
+      // An unsupported MCP-Protocol-Version is the SDK transport's 400 to give. (Servers
+      // are built with the SDK's default list of versions.)
+      const version = header('mcp-protocol-version');
+      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+      const caller = callerOf({ http: { authInfo } });
+      const scopes = caller.principal.scopes as readonly string[];
+      const call = body.method === 'tools/call' ? plainToolCall(body.params) : undefined;
+      const tool = call && surfaceFor(scopes).byName.get(call.name);
+      if (call && tool) return answerToolCall(body.id, tool, call.arguments, caller);
       const key = [...scopes].sort().join(' ');
       let pair = connected.get(key)?.pop();
       if (!pair?.transport.open) {
         pair = { server: build(scopes, undefined), transport: new ExchangeTransport() };
         await pair.server.connect(pair.transport);
       }
-      const version = header('mcp-protocol-version');
       try {
-        // An unsupported MCP-Protocol-Version is the SDK transport's 400 to give.
-        if (version !== undefined && !pair.transport.supportedVersions.includes(version)) return undefined;
         return responseBody(body.method, await pair.transport.exchange(body, { authInfo }));
       } finally {
         const free = connected.get(key) ?? [];
