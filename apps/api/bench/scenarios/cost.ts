@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { httpLoad, type Measurement } from '../load';
+import { alternate, httpLoad, recorder, ROUNDS, type Measurement, type Recorder } from '../load';
 import type { Tenant } from '../seed';
 import { memoryText, seededRandom } from '../corpus';
 import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
@@ -36,9 +36,9 @@ function databasePids(): number[] {
 const sum = (values: (number | null)[]) => (values.some((value) => value === null) ? null : values.reduce<number>((a, b) => a + b!, 0));
 
 /**
- * Where the CPU goes: a fixed number of each operation (at the first load concurrency), with the CPU time
- * the service process, the database server and this process (the load generator, and the
- * archive's s3rver) spent meanwhile, per operation. On a machine whose cores all three
+ * Where the CPU goes: a fixed number of each operation (at the first load concurrency, in
+ * alternating rounds), with the CPU time the service process, the database server and this
+ * process (the load generator, and the archive's s3rver) spent meanwhile, per operation. On a machine whose cores all three
  * share, these bound throughput: cores × 1,000 ÷ (their sum) operations per second.
  */
 export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioReport> {
@@ -54,7 +54,14 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
     JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q, limit: 20 } } });
   let n = 0;
 
-  const operations: { name: string; requests: number; perRequest: number; request: Parameters<typeof httpLoad>[0]['requests'][number] }[] = [
+  const operations: {
+    name: string;
+    requests: number;
+    perRequest: number;
+    request: Parameters<typeof httpLoad>[0]['requests'][number];
+    /** Leaves work behind (the archiver seals the events after the request): measured on its own, last. */
+    leavesWork?: true;
+  }[] = [
     {
       name: 'search via REST',
       requests: count,
@@ -77,6 +84,7 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
       name: 'hook event, single post',
       requests: count,
       perRequest: 1,
+      leavesWork: true,
       // An Idempotency-Key per event, as the forwarders send (why: ingestion.ts, hookPayload).
       request: {
         method: 'POST',
@@ -92,6 +100,7 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
       name: `hook event, in batches of ${BATCH}`,
       requests: Math.max(2 * concurrency, Math.round((4 * count) / BATCH)),
       perRequest: BATCH,
+      leavesWork: true,
       request: {
         method: 'POST',
         path: '/v1/hooks/batch',
@@ -108,22 +117,42 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
   const ratios: Ratio[] = [];
   const notes: string[] = [];
   const database = databasePids();
-  for (const operation of operations) {
-    // Warm-up (JIT, pools, caches), not measured.
-    const warmUp = Math.max(concurrency, Math.round(operation.requests / 5));
-    await httpLoad({ name: operation.name, url: ctx.service.url, concurrency, seconds: 0, amount: warmUp, requests: [operation.request] });
+  const load = (operation: (typeof operations)[number], amount: number, into?: Recorder) =>
+    httpLoad({ name: operation.name, url: ctx.service.url, concurrency, seconds: 0, amount, requests: [operation.request], ...(into && { into }) });
+  // Operations warmed up (JIT, pools, caches) before any is measured, then measured in
+  // alternating rounds: measured one after another, the first (REST search, right after
+  // seeding) showed more CPU per search than the MCP search measured next, which does the
+  // same search and more. Hook events come last, one operation at a time, so the archiving
+  // they leave behind is counted against them rather than whatever runs next.
+  const spent = operations.map(() => ({ service: 0 as number | null, database: 0 as number | null, here: 0, into: recorder(), measured: undefined as Measurement | undefined }));
+  const add = (total: number | null, after: number | null, start: number | null) => (total === null || after === null || start === null ? null : total + after - start);
+  const measure = (i: number, rounds: number) => async () => {
+    const operation = operations[i]!;
+    const into = spent[i]!;
     const before = { service: cpuMs(ctx.service.pid), database: sum(database.map(cpuMs)), here: process.cpuUsage() };
-    const measured = await httpLoad({ name: operation.name, url: ctx.service.url, concurrency, seconds: 0, amount: operation.requests, requests: [operation.request] });
+    into.measured = await load(operation, Math.max(concurrency, Math.ceil(operation.requests / rounds)), into.into);
     const here = process.cpuUsage(before.here);
-    measurements.push(measured);
-    const ops = measured.requests * operation.perRequest;
-    const per = (after: number | null, start: number | null) => (after === null || start === null || ops === 0 ? null : (after - start) / ops);
-    const service = per(cpuMs(ctx.service.pid), before.service);
-    const db = per(sum(database.map(cpuMs)), before.database);
-    const client = (here.user + here.system) / 1000 / Math.max(1, ops);
-    ratios.push(ratio(`${operation.name}: service CPU ms per operation`, service ?? Number.NaN, '—', true));
-    if (db !== null) ratios.push(ratio(`${operation.name}: database CPU ms per operation`, db, '—', true));
-    notes.push(`${operation.name}: load generator (and s3rver) ${client.toFixed(3)} ms CPU per operation`);
+    into.service = add(into.service, cpuMs(ctx.service.pid), before.service);
+    into.database = add(into.database, sum(database.map(cpuMs)), before.database);
+    into.here += (here.user + here.system) / 1000;
+  };
+  const warmUp = (i: number) => load(operations[i]!, Math.max(concurrency, Math.round(operations[i]!.requests / 5)));
+  const alternated = [...operations.keys()].filter((i) => !operations[i]!.leavesWork);
+  for (const i of alternated) await warmUp(i);
+  await alternate(ROUNDS, alternated.map((i) => measure(i, ROUNDS)));
+  for (const i of operations.keys()) {
+    if (!operations[i]!.leavesWork) continue;
+    await warmUp(i);
+    await measure(i, 1)();
+  }
+  for (const [i, operation] of operations.entries()) {
+    const { measured, service, database: db, here } = spent[i]!;
+    measurements.push(measured!);
+    const ops = measured!.requests * operation.perRequest;
+    const per = (total: number | null) => (total === null || ops === 0 ? null : total / ops);
+    ratios.push(ratio(`${operation.name}: service CPU ms per operation`, per(service) ?? Number.NaN, '—', true));
+    if (per(db) !== null) ratios.push(ratio(`${operation.name}: database CPU ms per operation`, per(db)!, '—', true));
+    notes.push(`${operation.name}: load generator (and s3rver) ${(here / Math.max(1, ops)).toFixed(3)} ms CPU per operation`);
   }
   if (database.length === 0) notes.push('The database server does not run on this machine: its CPU is not measured.');
   return { scenario: 'cost', measurements, ratios, notes };
