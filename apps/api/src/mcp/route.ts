@@ -169,8 +169,8 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
      * here rather than by an SDK server: the result is the one the SDK's tools/call handler
      * sends (invokeTool's), and so is the error of a call that throws. The SDK's dispatch
      * adds nothing such a call needs (a request context, an AbortController, validating the
-     * request twice and the result once): ~0.1 ms of CPU per call, a fifth of MCP's premium
-     * over REST (docs/benchmarks.md). test/mcp-reuse.test.ts holds the two answers equal.
+     * request twice and the result once), and cost ~0.45 ms of CPU per call, most of MCP's
+     * premium over REST (docs/benchmarks.md). test/mcp-reuse.test.ts holds the two answers equal.
      */
     const answerToolCall = async (
       id: JSONRPCRequest['id'],
