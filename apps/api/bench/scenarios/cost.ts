@@ -3,7 +3,10 @@ import { alternate, httpLoad, recorder, ROUNDS, type Measurement, type Recorder 
 import type { Tenant } from '../seed';
 import { memoryText, seededRandom } from '../corpus';
 import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
-import { BATCH, batchEvent, singlePost } from './ingestion';
+import { BATCH, batchEvent, singlePost, waitForArchive } from './ingestion';
+
+/** How long to wait for the archive to catch up before measuring regardless. */
+const ARCHIVE_WAIT_MS = 60_000;
 
 /** Linux's USER_HZ: /proc CPU times are in these ticks. */
 const TICKS_PER_SECOND = 100;
@@ -59,7 +62,7 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
     requests: number;
     perRequest: number;
     request: Parameters<typeof httpLoad>[0]['requests'][number];
-    /** Leaves work behind (the archiver seals the events after the request): measured on its own, last. */
+    /** Leaves work behind (the archiver seals the events after the request): measured on its own, last, until that is done. */
     leavesWork?: true;
   }[] = [
     {
@@ -119,11 +122,13 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
   const database = databasePids();
   const load = (operation: (typeof operations)[number], amount: number, into?: Recorder) =>
     httpLoad({ name: operation.name, url: ctx.service.url, concurrency, seconds: 0, amount, requests: [operation.request], ...(into && { into }) });
-  // Operations warmed up (JIT, pools, caches) before any is measured, then measured in
-  // alternating rounds: measured one after another, the first (REST search, right after
-  // seeding) showed more CPU per search than the MCP search measured next, which does the
-  // same search and more. Hook events come last, one operation at a time, so the archiving
-  // they leave behind is counted against them rather than whatever runs next.
+  // The archive idle first (scenarios before this one post hook events, which the archiver
+  // seals seconds later: measured one operation after another, the first one measured, REST
+  // search, was charged that sealing and showed more CPU per search than the MCP search
+  // after it, which does the same search and more). Then every operation warmed up (JIT,
+  // pools, caches) before any is measured, and measured in alternating rounds. Hook events
+  // come last, one operation at a time, each measured until the archive holds its events,
+  // so the sealing they cause is counted against them.
   const spent = operations.map(() => ({ service: 0 as number | null, database: 0 as number | null, here: 0, into: recorder(), measured: undefined as Measurement | undefined }));
   const add = (total: number | null, after: number | null, start: number | null) => (total === null || after === null || start === null ? null : total + after - start);
   const measure = (i: number, rounds: number) => async () => {
@@ -131,12 +136,14 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
     const into = spent[i]!;
     const before = { service: cpuMs(ctx.service.pid), database: sum(database.map(cpuMs)), here: process.cpuUsage() };
     into.measured = await load(operation, Math.max(concurrency, Math.ceil(operation.requests / rounds)), into.into);
+    if (operation.leavesWork) await waitForArchive(ctx, hooks.orgId, ARCHIVE_WAIT_MS);
     const here = process.cpuUsage(before.here);
     into.service = add(into.service, cpuMs(ctx.service.pid), before.service);
     into.database = add(into.database, sum(database.map(cpuMs)), before.database);
     into.here += (here.user + here.system) / 1000;
   };
   const warmUp = (i: number) => load(operations[i]!, Math.max(concurrency, Math.round(operations[i]!.requests / 5)));
+  await waitForArchive(ctx, null, ARCHIVE_WAIT_MS);
   const alternated = [...operations.keys()].filter((i) => !operations[i]!.leavesWork);
   for (const i of alternated) await warmUp(i);
   await alternate(ROUNDS, alternated.map((i) => measure(i, ROUNDS)));
