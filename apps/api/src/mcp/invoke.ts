@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AppError, toProblem, type FieldError, type Problem } from '../errors';
+import { isRecord } from '../json';
 import type { InProcessAnswer } from '../http/in-process';
 import type { OperationTool } from './openapi-tools';
 
@@ -135,8 +136,6 @@ export async function invokeTool(
   }
   return {
     content: [{ type: 'text', text }],
-    ...(typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? { structuredContent: parsed as Record<string, unknown> }
-      : {}),
+    ...(isRecord(parsed) ? { structuredContent: parsed } : {}),
   };
 }

@@ -2,6 +2,7 @@ import type { AuthInfo, CallToolResult, JSONRPCRequest, McpHandlerRequestOptions
 import { requireScopes } from '../auth/bearer';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
+import { isRecord } from '../json';
 import type { ApiApp } from '../http/env';
 import { problemResponse } from '../http/errors';
 import type { InProcessAnswer } from '../http/in-process';
@@ -90,8 +91,6 @@ function isInitialize(body: unknown): boolean {
   return messages.some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The name and arguments of a tools/call whose params are plain: a name, an arguments
  * object and a `_meta` of no protocol meaning here (no key in the protocol's reserved
@@ -99,9 +98,9 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => type
  * a malformed one), which the SDK's server then answers.
  */
 function plainToolCall(params: unknown): { name: string; arguments: Record<string, unknown> } | undefined {
-  if (!isPlainObject(params) || typeof params.name !== 'string') return undefined;
+  if (!isRecord(params) || typeof params.name !== 'string') return undefined;
   const { name, arguments: args = {}, _meta: meta = {}, ...rest } = params;
-  if (Object.keys(rest).length > 0 || !isPlainObject(args) || !isPlainObject(meta)) return undefined;
+  if (Object.keys(rest).length > 0 || !isRecord(args) || !isRecord(meta)) return undefined;
   const token = meta.progressToken;
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
   if (Object.keys(meta).some((key) => key.startsWith('io.modelcontextprotocol/'))) return undefined;

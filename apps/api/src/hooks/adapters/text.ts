@@ -8,6 +8,8 @@
  * read in a fixed order, the rest in sorted order.
  */
 
+import { isRecord } from '../../json';
+
 /** The most content one event keeps (UTF-16 code units). */
 export const MAX_CONTENT_CHARS = 64 * 1024;
 const MAX_INPUT_CHARS = 24 * 1024;
@@ -17,9 +19,7 @@ const MAX_DEPTH = 6;
 
 type Json = unknown;
 
-export function isRecord(value: Json): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** A non-empty string, or undefined. */
 export function str(value: Json): string | undefined {
