@@ -107,6 +107,9 @@ function plainToolCall(params: unknown): { name: string; arguments: Record<strin
   return { name, arguments: args };
 }
 
+/** One key per set of scopes, whatever their order: what surfaces and pooled servers are kept by. */
+const scopeSetKey = (scopes: readonly string[]): string => [...scopes].sort().join(' ');
+
 function usableBy(tool: OperationTool, scopes: readonly string[]): boolean {
   return tool.requiredScopes.every((scope) => scopes.includes(scope));
 }
@@ -128,7 +131,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   // Keys differ only by scopes, and there are few scope sets: each one's list is built once.
   const surfaces = new Map<string, ToolSurface>();
   const surfaceFor = (scopes: readonly string[]): ToolSurface => {
-    const key = [...scopes].sort().join(' ');
+    const key = scopeSetKey(scopes);
     let surface = surfaces.get(key);
     if (!surface) {
       const visible = tools().filter((tool) => usableBy(tool, scopes));
@@ -223,7 +226,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       const caller = callerOf({ ...(authInfo && { http: { authInfo } }) });
       const scopes = caller.principal.scopes as readonly string[];
       if (!caller.reusable) return build(scopes, undefined);
-      const poolKey = `${era} ${[...scopes].sort().join(' ')}`;
+      const poolKey = `${era} ${scopeSetKey(scopes)}`;
       return idle.get(poolKey)?.pop() ?? build(scopes, poolKey);
     };
     // `auto` answers with one JSON body unless a handler sends a message before its result,
@@ -269,7 +272,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       const call = body.method === 'tools/call' ? plainToolCall(body.params) : undefined;
       const tool = call && surfaceFor(scopes).byName.get(call.name);
       if (call && tool) return answerToolCall(body.id, tool, call.arguments, caller);
-      const key = [...scopes].sort().join(' ');
+      const key = scopeSetKey(scopes);
       let pair = connected.get(key)?.pop();
       if (!pair?.transport.open) {
         pair = { server: build(scopes, undefined), transport: new ExchangeTransport() };
