@@ -41,8 +41,9 @@ const sum = (values: (number | null)[]) => (values.some((value) => value === nul
 /**
  * Where the CPU goes: a fixed number of each operation (at the first load concurrency, in
  * alternating rounds), with the CPU time the service process, the database server and this
- * process (the load generator, and the archive's s3rver) spent meanwhile, per operation. On a machine whose cores all three
- * share, these bound throughput: cores × 1,000 ÷ (their sum) operations per second.
+ * process (the load generator, and the archive's s3rver) spent meanwhile, per operation. On
+ * a machine whose cores all three share, these bound throughput: cores × 1,000 ÷ (their
+ * sum) operations per second.
  */
 export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioReport> {
   const count = ctx.scale.sequential * 4;
@@ -129,8 +130,9 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
   // pools, caches) before any is measured, and measured in alternating rounds. Hook events
   // come last, one operation at a time, each measured until the archive holds its events,
   // so the sealing they cause is counted against them.
-  const spent = operations.map(() => ({ service: 0 as number | null, database: 0 as number | null, here: 0, into: recorder(), measured: undefined as Measurement | undefined }));
-  const add = (total: number | null, after: number | null, start: number | null) => (total === null || after === null || start === null ? null : total + after - start);
+  // Per operation: its requests' latencies, and the CPU each of its rounds took from each process.
+  const spent = operations.map(() => ({ into: recorder(), measured: undefined as Measurement | undefined, service: [] as (number | null)[], database: [] as (number | null)[], here: 0 }));
+  const delta = (after: number | null, start: number | null) => (after === null || start === null ? null : after - start);
   const measure = (i: number, rounds: number) => async () => {
     const operation = operations[i]!;
     const into = spent[i]!;
@@ -138,8 +140,8 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
     into.measured = await load(operation, Math.max(concurrency, Math.ceil(operation.requests / rounds)), into.into);
     if (operation.leavesWork) await waitForArchive(ctx, hooks.orgId, ARCHIVE_WAIT_MS);
     const here = process.cpuUsage(before.here);
-    into.service = add(into.service, cpuMs(ctx.service.pid), before.service);
-    into.database = add(into.database, sum(database.map(cpuMs)), before.database);
+    into.service.push(delta(cpuMs(ctx.service.pid), before.service));
+    into.database.push(delta(sum(database.map(cpuMs)), before.database));
     into.here += (here.user + here.system) / 1000;
   };
   const warmUp = (i: number) => load(operations[i]!, Math.max(concurrency, Math.round(operations[i]!.requests / 5)));
@@ -156,9 +158,13 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
     const { measured, service, database: db, here } = spent[i]!;
     measurements.push(measured!);
     const ops = measured!.requests * operation.perRequest;
-    const per = (total: number | null) => (total === null || ops === 0 ? null : total / ops);
+    const per = (rounds: (number | null)[]) => {
+      const total = sum(rounds);
+      return total === null || ops === 0 ? null : total / ops;
+    };
     ratios.push(ratio(`${operation.name}: service CPU ms per operation`, per(service) ?? Number.NaN, '—', true));
-    if (per(db) !== null) ratios.push(ratio(`${operation.name}: database CPU ms per operation`, per(db)!, '—', true));
+    const dbPer = per(db);
+    if (dbPer !== null) ratios.push(ratio(`${operation.name}: database CPU ms per operation`, dbPer, '—', true));
     notes.push(`${operation.name}: load generator (and s3rver) ${(here / Math.max(1, ops)).toFixed(3)} ms CPU per operation`);
   }
   if (database.length === 0) notes.push('The database server does not run on this machine: its CPU is not measured.');

@@ -43,12 +43,11 @@ export function batchEvent(run: string, i: number, session?: number): { harness:
 /** Waits until the archive holds every event of `orgId` (of every org when null): false at the deadline. */
 export async function waitForArchive(ctx: BenchContext, orgId: string | null, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  const where = orgId === null ? '' : 'WHERE org_id = ?';
   for (;;) {
     const [[row]] = (await ctx.database.pool.query(
-      `SELECT (SELECT COALESCE(SUM(pending_count), 0) FROM workstreams ${where}) AS pending,
-              (SELECT COUNT(*) FROM archive_segments ${where === '' ? 'WHERE' : `${where} AND`} uploaded_at IS NULL) AS unstored`,
-      orgId === null ? [] : [orgId, orgId],
+      `SELECT (SELECT COALESCE(SUM(pending_count), 0) FROM workstreams WHERE ? IS NULL OR org_id = ?) AS pending,
+              (SELECT COUNT(*) FROM archive_segments WHERE (? IS NULL OR org_id = ?) AND uploaded_at IS NULL) AS unstored`,
+      [orgId, orgId, orgId, orgId],
     )) as unknown as [[{ pending: number; unstored: number }]];
     if (Number(row.pending) === 0 && Number(row.unstored) === 0) return true;
     if (Date.now() > deadline) return false;
