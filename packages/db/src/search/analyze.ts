@@ -34,12 +34,19 @@ export const IDEOGRAPHIC = new RegExp(`^${IDEOGRAPH}$`, 'u');
 const PART = /\p{Lu}+(?![\p{Ll}\p{M}])|\p{Lu}?[\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{M}]+|\p{Lu}|\p{N}+|[^\p{L}\p{N}_]+/gu;
 const NOT_WORD = /[^\p{L}\p{M}\p{N}_]/gu;
 const PLAIN_LOWER = /^[a-z]+$/;
+const ASCII_WORD = /^\w+$/;
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
 // A run that might split into parts: an underscore, a digit, or an upper-case letter after the first character.
 const MAY_SPLIT = /_|\p{N}|.\p{Lu}/u;
 
 /** Lower-cased NFKC, cut to MAX_WORD_CHARS code points, anything InnoDB would split on removed. */
 export function normaliseWord(raw: string): string {
   if (PLAIN_LOWER.test(raw)) return raw.length <= MAX_WORD_CHARS ? raw : raw.slice(0, MAX_WORD_CHARS);
+  // ASCII letters, digits and underscores: NFKC leaves them as they are and none is removed.
+  if (ASCII_WORD.test(raw)) {
+    const lower = raw.toLowerCase();
+    return lower.length <= MAX_WORD_CHARS ? lower : lower.slice(0, MAX_WORD_CHARS);
+  }
   const normal = raw.normalize('NFKC').toLowerCase().replace(NOT_WORD, '');
   if (normal.length <= MAX_WORD_CHARS) return normal;
   const chars = Array.from(normal);
@@ -63,13 +70,57 @@ function partsOf(run: string, offset: number): WordSpan[] {
 
 /** The words of `text` in order, duplicates kept (term frequency feeds the ranking). */
 export function analyseText(text: string): AnalysedWord[] {
-  const words: AnalysedWord[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const run = match[0];
-    const word = normaliseWord(run);
-    if (word.length === 0) continue;
-    const parts = run.length > 1 && MAY_SPLIT.test(run) && !IDEOGRAPHIC.test(run) ? partsOf(run, match.index) : [];
-    words.push({ text: word, start: match.index, end: match.index + run.length, parts: parts.length > 1 ? parts : [] });
+  if (ASCII_TEXT.test(text)) {
+    const words: AnalysedWord[] = [];
+    let start = nextWordChar(text, 0);
+    while (start < text.length) {
+      const end = asciiRunEnd(text, start);
+      addWord(words, text.slice(start, end), start);
+      start = nextWordChar(text, end);
+    }
+    return words;
   }
+  return analyseTextByPattern(text);
+}
+
+/** Shared by every word that is not an identifier of several parts (nothing writes to it). */
+const NO_PARTS: WordSpan[] = Object.freeze([]) as unknown as WordSpan[];
+
+function addWord(words: AnalysedWord[], run: string, start: number): void {
+  const word = normaliseWord(run);
+  if (word.length === 0) return;
+  const parts = run.length > 1 && MAY_SPLIT.test(run) && !IDEOGRAPHIC.test(run) ? partsOf(run, start) : NO_PARTS;
+  words.push({ text: word, start, end: start + run.length, parts: parts.length > 1 ? parts : NO_PARTS });
+}
+
+/*
+ * The WORD pattern on ASCII text, scanned by character codes instead of run as a Unicode
+ * pattern (whose every match is an array to collect): there, a word character is a letter
+ * or a digit, and a word is a run of them joined by underscores. Same words, same offsets
+ * (analyze.test.ts compares the two).
+ */
+const isAsciiWordChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+function nextWordChar(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && !isAsciiWordChar(text.charCodeAt(i))) i++;
+  return i;
+}
+
+function asciiRunEnd(text: string, start: number): number {
+  let end = start;
+  for (;;) {
+    while (end < text.length && isAsciiWordChar(text.charCodeAt(end))) end++;
+    let next = end;
+    while (next < text.length && text.charCodeAt(next) === 95) next++;
+    if (next === end || next === text.length || !isAsciiWordChar(text.charCodeAt(next))) return end;
+    end = next;
+  }
+}
+
+/** The words of any text by the Unicode pattern (analyseText's path for text that is not ASCII). */
+export function analyseTextByPattern(text: string): AnalysedWord[] {
+  const words: AnalysedWord[] = [];
+  for (const match of text.matchAll(WORD)) addWord(words, match[0], match.index);
   return words;
 }

@@ -1,5 +1,5 @@
 import { analyseText } from './analyze';
-import { familyTag, type TermFamily } from './memory-terms';
+import { familyTag } from './memory-terms';
 import { searchTag } from './terms';
 import { evidentLanguages, stemOf, type StemLanguage } from './language';
 import type { QueryWord, SearchQuery } from './query';
@@ -14,6 +14,8 @@ import { foldTerm, type OwnersStats } from './stats';
  */
 
 export type MatchKind = 'exact' | 'stem' | 'part' | 'prefix';
+/** The ways of matching, best first: of equally good ways, the first is the word's. */
+const MATCH_KINDS: readonly MatchKind[] = ['exact', 'stem', 'part', 'prefix'];
 
 /** How much each way of matching counts, relative to the word itself. */
 export const MATCH_WEIGHTS: Record<MatchKind, number> = { exact: 1, stem: 0.7, part: 0.5, prefix: 0.35 };
@@ -66,101 +68,145 @@ export function statsTermsOf(query: SearchQuery): string[] {
   return [...terms];
 }
 
-/** What a query looks for in a memory's terms, folded. */
+/**
+ * What a query looks for in a memory's terms, folded, each kind numbered: a candidate's
+ * findings are counted in flat arrays (one slot per candidate and term), not in maps and
+ * sets per candidate.
+ */
 interface Lens {
   /** Words whose positions matter (query words, their parts, phrase words). */
-  words: Set<string>;
-  stems: Set<string>;
-  parts: Set<string>;
-  prefixes: string[];
+  words: Numbered;
+  stems: Numbered;
+  parts: Numbered;
+  /** The prefixes to count (distinct), and one entry per prefix query word (a duplicate counts twice, as it always has). */
+  prefixes: Numbered;
+  prefixWords: string[];
 }
 
-interface DocumentView {
-  length: number;
-  /** Positions of the lens's words. */
-  words: Map<string, number[]>;
-  /** The lens's stems and parts the memory has (each stored once). */
-  stems: Set<string>;
-  parts: Set<string>;
-  /** Prefix → words and parts that begin with it (without being it). */
-  prefixed: Map<string, number>;
+/** Distinct terms and their numbers. */
+interface Numbered {
+  terms: string[];
+  index: Map<string, number>;
 }
 
-/** A lens's terms as one owner's tokens (tag + term), so tokens are looked up without cutting them. */
+function numbered(terms: Iterable<string>): Numbered {
+  const distinct = [...new Set(terms)];
+  return { terms: distinct, index: new Map(distinct.map((term, i) => [term, i])) };
+}
+
+const WORD_FAMILY = 0;
+const STEM_FAMILY = 1;
+const PART_FAMILY = 2;
+
+/** A term of the lens as one owner's token (tag + term), looked up where it stands, without cutting tokens out. */
+interface WantedToken {
+  token: string;
+  family: typeof WORD_FAMILY | typeof STEM_FAMILY | typeof PART_FAMILY;
+  /** Its number in its family. */
+  index: number;
+}
+
 interface TaggedLens {
-  words: Map<string, string>;
-  stems: Map<string, string>;
-  parts: Map<string, string>;
-  /** [tagged word prefix, tagged part prefix, prefix]. */
-  prefixes: [string, string, string][];
-  /** The lengths of the tagged words, stems and parts: a token of another length is none of them. */
-  lengths: Set<number>;
+  /** By token length: the wanted tokens of that length (a token of another length is none of them). */
+  byLength: (WantedToken[] | undefined)[];
+  /** [tagged word prefix, tagged part prefix, number of the prefix], one per prefix query word. */
+  prefixes: [string, string, number][];
 }
 
 function tagLens(lens: Lens, owner: string): TaggedLens {
-  const tagged = (family: TermFamily, terms: Iterable<string>) => new Map([...terms].map((term) => [familyTag(family, owner) + term, term]));
-  const words = tagged('w', lens.words);
-  const stems = tagged('s', lens.stems);
-  const parts = tagged('p', lens.parts);
+  const byLength: (WantedToken[] | undefined)[] = [];
+  const want = (family: WantedToken['family'], tag: string, terms: readonly string[]) =>
+    terms.forEach((term, index) => {
+      const token = tag + term;
+      (byLength[token.length] ??= []).push({ token, family, index });
+    });
+  want(WORD_FAMILY, familyTag('w', owner), lens.words.terms);
+  want(STEM_FAMILY, familyTag('s', owner), lens.stems.terms);
+  want(PART_FAMILY, familyTag('p', owner), lens.parts.terms);
   return {
-    words,
-    stems,
-    parts,
-    prefixes: lens.prefixes.map((prefix) => [familyTag('w', owner) + prefix, familyTag('p', owner) + prefix, prefix]),
-    lengths: new Set([...words.keys(), ...stems.keys(), ...parts.keys()].map((token) => token.length)),
+    byLength,
+    prefixes: lens.prefixWords.map((prefix) => [familyTag('w', owner) + prefix, familyTag('p', owner) + prefix, lens.prefixes.index.get(prefix)!]),
   };
+}
+
+/** What the candidates hold of the lens: slot [candidate × terms of the kind + term]. */
+interface Findings {
+  /** Words per candidate (BM25's document length). */
+  lengths: Int32Array;
+  /** Occurrences of each lens word. */
+  wordCounts: Int32Array;
+  /** Positions of each lens word (only when the query has phrases). */
+  positions: (number[] | undefined)[] | null;
+  /** Stems and parts are stored once per memory: present or not. */
+  stems: Uint8Array;
+  parts: Uint8Array;
+  /** Words and parts that begin with each prefix (without being it). */
+  prefixed: Int32Array;
 }
 
 /**
- * What a memory's search_terms column (memory-terms.ts) holds of what the query looks
- * for: one pass over its tokens, keeping only those, where analysing the content again
- * would cost the tokeniser and the stemmer for every candidate. Tokens are compared
+ * What the candidates' search_terms columns (memory-terms.ts) hold of what the query
+ * looks for: one pass over each row's tokens, where analysing the content again would
+ * cost the tokeniser and the stemmer for every candidate. Tokens are compared
  * accent-folded, as the collation compares (a row with non-ASCII letters is folded once,
- * whole), and only those of a wanted length are cut out and looked up.
+ * whole), and only against wanted tokens of their length.
  */
-function view(searchTerms: string, lens: Lens, byOwner: Map<string, TaggedLens>): DocumentView {
-  const doc: DocumentView = { length: 0, words: new Map(), stems: new Set(), parts: new Set(), prefixed: new Map() };
-  // Every token of a row carries its owner's tag; the first one is a word's (or empty content's).
-  const owner = searchTerms.slice(0, OWNER_TAG_CHARS);
-  let tagged = byOwner.get(owner);
-  if (!tagged) byOwner.set(owner, (tagged = tagLens(lens, owner)));
-  const terms = foldTerm(searchTerms);
-  const countPrefixes = (start: number, length: number, family: 0 | 1) => {
-    for (const prefix of tagged.prefixes) {
-      if (length > prefix[family].length && terms.startsWith(prefix[family], start)) doc.prefixed.set(prefix[2], (doc.prefixed.get(prefix[2]) ?? 0) + 1);
-    }
+function findingsOf(rows: readonly { searchTerms: string }[], lens: Lens, withPositions: boolean): Findings {
+  const n = rows.length;
+  const words = lens.words.terms.length;
+  const found: Findings = {
+    lengths: new Int32Array(n),
+    wordCounts: new Int32Array(n * words),
+    positions: withPositions ? new Array(n * words) : null,
+    stems: new Uint8Array(n * lens.stems.terms.length),
+    parts: new Uint8Array(n * lens.parts.terms.length),
+    prefixed: new Int32Array(n * lens.prefixes.terms.length),
   };
-  const lookUp = (wanted: Map<string, string>, start: number, end: number) => (tagged.lengths.has(end - start) ? wanted.get(terms.slice(start, end)) : undefined);
-  for (let start = 0; start < terms.length; ) {
-    let end = terms.indexOf(' ', start);
-    if (end < 0) end = terms.length;
-    const family = terms.charCodeAt(start);
-    if (family === S_CODE) {
-      const stem = lookUp(tagged.stems, start, end);
-      if (stem !== undefined) doc.stems.add(stem);
-    } else if (family === P_CODE) {
-      const part = lookUp(tagged.parts, start, end);
-      if (part !== undefined) doc.parts.add(part);
-      if (tagged.prefixes.length > 0) countPrefixes(start, end - start, 1);
-    } else if (end - start > OWNER_TAG_CHARS) {
-      const word = lookUp(tagged.words, start, end);
-      if (word !== undefined) {
-        const at = doc.words.get(word);
-        if (at) at.push(doc.length);
-        else doc.words.set(word, [doc.length]);
+  const byOwner = new Map<string, TaggedLens>();
+  for (let row = 0; row < n; row++) {
+    const searchTerms = rows[row]!.searchTerms;
+    // Every token of a row carries its owner's tag; the first one is a word's (or empty content's).
+    const owner = searchTerms.slice(0, OWNER_TAG_CHARS);
+    let tagged = byOwner.get(owner);
+    if (!tagged) byOwner.set(owner, (tagged = tagLens(lens, owner)));
+    const terms = foldTerm(searchTerms);
+    let length = 0;
+    for (let start = 0; start < terms.length; ) {
+      let end = terms.indexOf(' ', start);
+      if (end < 0) end = terms.length;
+      const family = terms.charCodeAt(start);
+      const isWord = family !== S_CODE && family !== P_CODE;
+      if (!isWord || end - start > OWNER_TAG_CHARS) {
+        const wanted = tagged.byLength[end - start];
+        if (wanted !== undefined) {
+          for (const candidate of wanted) {
+            if (!terms.startsWith(candidate.token, start)) continue;
+            if (candidate.family === WORD_FAMILY) {
+              const slot = row * words + candidate.index;
+              found.wordCounts[slot]!++;
+              if (found.positions) (found.positions[slot] ??= []).push(length);
+            } else if (candidate.family === STEM_FAMILY) found.stems[row * lens.stems.terms.length + candidate.index] = 1;
+            else found.parts[row * lens.parts.terms.length + candidate.index] = 1;
+            break;
+          }
+        }
+        if (family !== S_CODE) {
+          for (const [wordPrefix, partPrefix, index] of tagged.prefixes) {
+            const prefix = isWord ? wordPrefix : partPrefix;
+            if (end - start > prefix.length && terms.startsWith(prefix, start)) found.prefixed[row * lens.prefixes.terms.length + index]!++;
+          }
+        }
+        if (isWord) length++;
       }
-      if (tagged.prefixes.length > 0) countPrefixes(start, end - start, 0);
-      doc.length++;
+      start = end + 1;
     }
-    start = end + 1;
+    found.lengths[row] = length;
   }
-  return doc;
+  return found;
 }
 
-function containsPhrase(doc: DocumentView, phrase: readonly string[]): boolean {
-  const [first, ...rest] = phrase.map(foldTerm);
-  return (doc.words.get(first!) ?? []).some((start) => rest.every((word, i) => doc.words.get(word)?.includes(start + 1 + i)));
-}
+/** BM25's saturated term frequency, for a document whose length normalisation is `norm`. */
+const saturate = (tf: number, norm: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + norm));
 
 /** The best `limit` of `rows` for `query`, best first, with what matched where. */
 export function rankCandidates<T extends { searchTerms: string; id: string }>(rows: readonly T[], query: SearchQuery, stats: OwnersStats, limit: number): Ranked<T>[] {
@@ -169,99 +215,167 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
   const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
   const idf = (df: number) => Math.log(1 + (docs - Math.min(df, docs) + 0.5) / (Math.min(df, docs) + 0.5));
   const termDf = (term: string) => stats.termDocs.get(term) ?? 0;
-  const base = query.words.map((w) => ({ ...w, folded: foldTerm(w.text), foldedStems: w.stems.map(foldTerm), foldedParts: w.parts.map(foldTerm) }));
+  const base = query.words.map((w) => ({ word: w, folded: foldTerm(w.text), foldedStems: w.stems.map(foldTerm), foldedParts: w.parts.map(foldTerm) }));
+  const phraseWords = query.phrases.map((p) => p.words.map(foldTerm));
+  const prefixWords = base.filter((w) => w.word.prefix).map((w) => w.folded);
   const lens: Lens = {
-    words: new Set([...base.flatMap((w) => [w.folded, ...w.foldedParts]), ...query.phrases.flatMap((p) => p.words.map(foldTerm))]),
-    stems: new Set(base.flatMap((w) => w.foldedStems)),
-    parts: new Set(base.flatMap((w) => [w.folded, ...w.foldedParts])),
-    prefixes: base.filter((w) => w.prefix).map((w) => w.folded),
+    words: numbered([...base.flatMap((w) => [w.folded, ...w.foldedParts]), ...phraseWords.flat()]),
+    stems: numbered(base.flatMap((w) => w.foldedStems)),
+    parts: numbered(base.flatMap((w) => [w.folded, ...w.foldedParts])),
+    prefixes: numbered(prefixWords),
+    prefixWords,
   };
-  const byOwner = new Map<string, TaggedLens>();
-  const views = rows.map((row) => view(row.searchTerms, lens, byOwner));
+  const found = findingsOf(rows, lens, query.phrases.length > 0);
+  const nWords = lens.words.terms.length;
+  const nStems = lens.stems.terms.length;
+  const nParts = lens.parts.terms.length;
+  const nPrefixes = lens.prefixes.terms.length;
   const words = base.map((w) => {
+    const prefix = w.word.prefix ? lens.prefixes.index.get(w.folded)! : -1;
     // One IDF per query word, from the broadest way it can match (its stem's documents
     // include its own): it says how much the word matters among the query's words, and
     // the kind weights alone say how well a memory matched it, so a memory with the word
     // itself always outranks one with only its stem, a part or a prefix, other things equal.
     // A word not in the owner's vocabulary (typed halfway) counts the candidates it begins
     // a word of: all the owner's such memories, unless more than SEARCH_CANDIDATES match.
-    const df = Math.max(termDf(`w${w.text}`), termDf(`p${w.text}`), ...w.stems.map((stem) => termDf(`s${stem}`)));
-    const prefixDf = df === 0 && w.prefix ? views.filter((doc) => doc.prefixed.has(w.folded)).length : 0;
+    const df = Math.max(termDf(`w${w.word.text}`), termDf(`p${w.word.text}`), ...w.word.stems.map((stem) => termDf(`s${stem}`)));
+    let prefixDf = 0;
+    if (df === 0 && prefix >= 0) for (let row = 0; row < rows.length; row++) if (found.prefixed[row * nPrefixes + prefix]! > 0) prefixDf++;
     return {
-      ...w,
+      word: w.word,
       wordIdf: idf(df > 0 ? df : prefixDf),
-      partsIdf: w.parts.map((part) => idf(Math.max(termDf(`w${part}`), termDf(`p${part}`)))),
+      partsIdf: w.word.parts.map((part) => idf(Math.max(termDf(`w${part}`), termDf(`p${part}`)))),
+      exact: lens.words.index.get(w.folded)!,
+      stems: w.foldedStems.map((stem) => lens.stems.index.get(stem)!),
+      asPart: lens.parts.index.get(w.folded)!,
+      partWords: w.foldedParts.map((part) => lens.words.index.get(part)!),
+      partParts: w.foldedParts.map((part) => lens.parts.index.get(part)!),
+      prefix,
     };
   });
   const phraseIdf = (phrase: readonly string[]) => phrase.reduce((sum, word) => sum + idf(termDf(`w${word}`)), 0);
   const phraseBonus = query.phrases.map((p) => phraseIdf(p.words) * (p.quoted ? QUOTED_PHRASE_BONUS : WRITTEN_TOGETHER_BONUS));
+  const phraseSlots = phraseWords.map((phrase) => phrase.map((word) => lens.words.index.get(word)!));
   const ideal = words.reduce((sum, w) => sum + w.wordIdf, 0) + phraseBonus.reduce((a, b) => a + b, 0);
 
-  const scored = rows.map((row, index) => {
-    const doc = views[index]!;
-    const saturate = (tf: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / averageLength)));
+  const containsPhrase = (row: number, slots: readonly number[]) => {
+    const positions = found.positions!;
+    return (positions[row * nWords + slots[0]!] ?? []).some((start) => slots.every((slot, i) => i === 0 || positions[row * nWords + slot]?.includes(start + i) === true));
+  };
+
+  // An identifier's parts matched one by one (as words or as parts), averaged.
+  const partsScore = (w: (typeof words)[number], r: number, norm: number) => {
+    if (w.partWords.length === 0) return 0;
+    let sum = 0;
+    for (let i = 0; i < w.partWords.length; i++) sum += w.partsIdf[i]! * saturate(found.wordCounts[r * nWords + w.partWords[i]!]! + found.parts[r * nParts + w.partParts[i]!]!, norm);
+    return sum / w.partWords.length;
+  };
+
+  const scored = rows.map((row, r) => {
+    const norm = K1 * (1 - B + (B * found.lengths[r]!) / averageLength);
     let raw = 0;
     let exactWords = 0;
-    const kinds = new Map<QueryWord, MatchKind>();
+    const matched: QueryWord[] = [];
     for (const w of words) {
-      const prefixTf = w.prefix ? (doc.prefixed.get(w.folded) ?? 0) : 0;
-      // Stems and parts are stored once per memory: their frequency counts as 1.
-      const partsScore = w.foldedParts.length === 0 ? 0 : w.foldedParts.reduce((sum, part, i) => sum + w.partsIdf[i]! * saturate((doc.words.get(part)?.length ?? 0) + (doc.parts.has(part) ? 1 : 0)), 0) / w.foldedParts.length;
-      const options: [MatchKind, number][] = [
-        ['exact', w.wordIdf * saturate(doc.words.get(w.folded)?.length ?? 0)],
-        ['stem', w.foldedStems.some((stem) => doc.stems.has(stem)) ? w.wordIdf * saturate(1) : 0],
-        ['part', Math.max(doc.parts.has(w.folded) ? w.wordIdf * saturate(1) : 0, partsScore)],
-        ['prefix', w.wordIdf * saturate(prefixTf)],
+      // Each way of matching, weighted; the word's is the best, the first of equals in
+      // MATCH_KINDS' order (exact, stem, part, prefix).
+      const weighted = [
+        w.wordIdf * saturate(found.wordCounts[r * nWords + w.exact]!, norm),
+        w.stems.some((stem) => found.stems[r * nStems + stem] === 1) ? w.wordIdf * saturate(1, norm) : 0,
+        Math.max(found.parts[r * nParts + w.asPart] === 1 ? w.wordIdf * saturate(1, norm) : 0, partsScore(w, r, norm)),
+        w.wordIdf * saturate(w.prefix >= 0 ? found.prefixed[r * nPrefixes + w.prefix]! : 0, norm),
       ];
-      let best: [MatchKind, number] | null = null;
-      for (const [kind, value] of options) {
-        const weighted = value * MATCH_WEIGHTS[kind];
-        if (weighted > 0 && (best === null || weighted > best[1])) best = [kind, weighted];
+      let kind = -1;
+      let best = 0;
+      for (let k = 0; k < MATCH_KINDS.length; k++) {
+        const value = weighted[k]! * MATCH_WEIGHTS[MATCH_KINDS[k]!];
+        if (value > best) {
+          kind = k;
+          best = value;
+        }
       }
-      if (best) {
-        raw += best[1];
-        kinds.set(w, best[0]);
-        if (best[0] === 'exact') exactWords++;
+      if (kind >= 0) {
+        raw += best;
+        matched.push(w.word);
+        if (kind === 0) exactWords++;
       }
     }
     const phrases: string[] = [];
     query.phrases.forEach((phrase, i) => {
-      if (containsPhrase(doc, phrase.words)) {
+      if (containsPhrase(r, phraseSlots[i]!)) {
         raw += phraseBonus[i]!;
         phrases.push(phrase.words.join(' '));
       }
     });
-    return { row, raw, exactWords, matched: kinds.size, kinds, phrases };
+    return { row, raw, exactWords, matched, phrases };
   });
   // Best score first; among equal scores the memory matching more words, then more of
   // them exactly, then the newest (ids grow with time).
   const rounded = (value: number) => Math.round(value * 1e9);
-  scored.sort((a, b) => rounded(b.raw) - rounded(a.raw) || b.matched - a.matched || b.exactWords - a.exactWords || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
+  scored.sort((a, b) => rounded(b.raw) - rounded(a.raw) || b.matched.length - a.matched.length || b.exactWords - a.exactWords || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
   return scored
     .filter((s) => s.raw > 0)
     .slice(0, limit)
     .map((s) => ({
       row: s.row,
       score: ideal > 0 ? Math.min(1, Math.round((s.raw / ideal) * 1e4) / 1e4) : 0,
-      matched: [...s.kinds.keys()],
-      match: { terms: [...s.kinds.keys()].map((w) => w.text), phrases: s.phrases },
+      matched: s.matched,
+      match: { terms: s.matched.map((w) => w.text), phrases: s.phrases },
     }));
 }
+
+/** A matched query word as highlighting compares it (folded), made once per word. */
+interface HighlightedWord {
+  folded: string;
+  stems: Set<string>;
+  /** The stems' first two letters (a word that starts otherwise need not be stemmed). */
+  stemHeads: string[];
+  parts: Set<string>;
+  prefix: boolean;
+}
+
+const highlightedWords = new WeakMap<QueryWord, HighlightedWord>();
+
+function highlightedWord(w: QueryWord): HighlightedWord {
+  let known = highlightedWords.get(w);
+  if (!known) {
+    const stems = new Set(w.stems.map(foldTerm));
+    known = { folded: foldTerm(w.text), stems, stemHeads: [...stems].map((stem) => stem.slice(0, 2)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix };
+    highlightedWords.set(w, known);
+  }
+  return known;
+}
+
+/** `head` is the first two letters of `word` (all of it, if shorter), compared without cutting. */
+const headOf = (word: string, head: string) => head.length === Math.min(2, word.length) && word.startsWith(head);
+
+function sharesStemHead(word: string, matched: readonly HighlightedWord[]): boolean {
+  for (const w of matched) for (const head of w.stemHeads) if (headOf(word, head)) return true;
+  return false;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const same = (term: string) => term;
 
 /** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
 export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
   const analysed = analyseText(content);
+  // ASCII has nothing to fold.
+  const fold = ASCII.test(content) ? same : foldTerm;
   // The memory's language (as its stems were indexed) only once a word needs stemming.
   let language: StemLanguage | undefined;
   const stemmed = (word: string) => stemOf(word, (language ??= evidentLanguages(analysed.map((w) => w.text))[0]!));
   const highlights: Highlight[] = [];
-  const matched = words.map((w) => ({ folded: foldTerm(w.text), stems: new Set(w.stems.map(foldTerm)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix }));
-  const stemHeads = new Set(matched.flatMap((w) => [...w.stems].map((stem) => stem.slice(0, 2))));
+  const matched = words.map(highlightedWord);
+  const isPart = (term: string) => {
+    for (const w of matched) if (w.parts.has(term)) return true;
+    return false;
+  };
   for (const word of analysed) {
     if (highlights.length >= MAX_HIGHLIGHTS) break;
-    const folded = foldTerm(word.text);
+    const folded = fold(word.text);
     // Snowball only cuts endings: a word whose first letters no matched stem shares need not be stemmed.
-    const stem = stemHeads.has(folded.slice(0, 2)) ? stemmed(word.text) : null;
+    const stem = sharesStemHead(folded, matched) ? stemmed(word.text) : null;
     let kind: MatchKind | null = null;
     for (const w of matched) {
       if (folded === w.folded) kind = 'exact';
@@ -273,12 +387,12 @@ export function highlightsOf(content: string, words: readonly QueryWord[]): High
       continue;
     }
     for (const part of word.parts) {
-      const foldedPart = foldTerm(part.text);
-      if (matched.some((w) => w.folded === foldedPart || w.parts.has(foldedPart) || (w.prefix && foldedPart.startsWith(w.folded)))) {
-        highlights.push({ start: part.start, end: part.end, kind: 'part' });
-      }
+      const foldedPart = fold(part.text);
+      let hit = isPart(foldedPart);
+      for (const w of matched) hit ||= w.folded === foldedPart || (w.prefix && foldedPart.startsWith(w.folded));
+      if (hit) highlights.push({ start: part.start, end: part.end, kind: 'part' });
     }
-    if (matched.some((w) => w.parts.has(folded))) highlights.push({ start: word.start, end: word.end, kind: 'part' });
+    if (isPart(folded)) highlights.push({ start: word.start, end: word.end, kind: 'part' });
   }
   return highlights;
 }
