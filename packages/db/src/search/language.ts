@@ -1,6 +1,7 @@
 /// <reference path="./snowball-stemmers.d.ts" />
 // A static import, so the service's bundle (apps/api/build.mjs) carries the stemmers.
 import snowball from 'snowball-stemmers';
+import { isAscii } from './analyze';
 
 /**
  * Languages a memory or a query is written in, as far as its words make evident, and
@@ -32,10 +33,20 @@ const LETTER_HINTS: [RegExp, StemLanguage][] = [
   [/[ãõ]/u, 'portuguese'],
 ];
 
-const ASCII = /^[\x00-\x7f]*$/;
-const MARKER_LANGUAGES = new Map<string, StemLanguage[]>();
-for (const language of STEM_LANGUAGES) {
-  for (const word of MARKERS[language]) MARKER_LANGUAGES.set(word, [...(MARKER_LANGUAGES.get(word) ?? []), language]);
+/** Each marker word's languages, by their place in STEM_LANGUAGES. */
+const MARKER_LANGUAGES = new Map<string, number[]>();
+STEM_LANGUAGES.forEach((language, index) => {
+  for (const word of MARKERS[language]) MARKER_LANGUAGES.set(word, [...(MARKER_LANGUAGES.get(word) ?? []), index]);
+});
+
+/** How much the words point to each language (by its place in STEM_LANGUAGES). */
+function languageScores(words: Iterable<string>): number[] {
+  const score: number[] = STEM_LANGUAGES.map(() => 0);
+  for (const word of words) {
+    for (const language of MARKER_LANGUAGES.get(word) ?? []) score[language]! += 1;
+    if (!isAscii(word)) for (const [pattern, language] of LETTER_HINTS) if (pattern.test(word)) score[STEM_LANGUAGES.indexOf(language)]! += 0.5;
+  }
+  return score;
 }
 
 /**
@@ -43,13 +54,18 @@ for (const language of STEM_LANGUAGES) {
  * points anywhere (notes about code are mostly English).
  */
 export function evidentLanguages(words: readonly string[]): StemLanguage[] {
-  const score = new Map<StemLanguage, number>();
-  for (const word of words) {
-    for (const language of MARKER_LANGUAGES.get(word) ?? []) score.set(language, (score.get(language) ?? 0) + 1);
-    if (!ASCII.test(word)) for (const [pattern, language] of LETTER_HINTS) if (pattern.test(word)) score.set(language, (score.get(language) ?? 0) + 0.5);
-  }
-  const ranked = [...score.entries()].sort((a, b) => b[1] - a[1] || STEM_LANGUAGES.indexOf(a[0]) - STEM_LANGUAGES.indexOf(b[0]));
-  return ranked.length === 0 ? ['english'] : ranked.map(([language]) => language);
+  const score = languageScores(words);
+  const ranked = STEM_LANGUAGES.map((language, index) => ({ language, index })).filter(({ index }) => score[index]! > 0);
+  ranked.sort((a, b) => score[b.index]! - score[a.index]! || a.index - b.index);
+  return ranked.length === 0 ? ['english'] : ranked.map(({ language }) => language);
+}
+
+/** The first of evidentLanguages for these words (a memory's language), without ranking the others. */
+export function evidentLanguage(words: readonly { text: string }[]): StemLanguage {
+  const score = languageScores(words.map((word) => word.text));
+  let best = 0;
+  for (let index = 1; index < score.length; index++) if (score[index]! > score[best]!) best = index;
+  return STEM_LANGUAGES[best]!;
 }
 
 /** Words with no letters to stem (numbers, ideographs) are left out of the stem family. */

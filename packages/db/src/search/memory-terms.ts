@@ -1,5 +1,5 @@
 import { analyseText, type AnalysedWord } from './analyze';
-import { evidentLanguages, stemOf, type StemLanguage } from './language';
+import { evidentLanguage, stemOf, type StemLanguage } from './language';
 import type { SearchTag } from './terms';
 
 /**
@@ -48,7 +48,7 @@ export interface AnalysedMemory {
 
 export function analyseMemory(content: string): AnalysedMemory {
   const words = analyseText(content);
-  return { words, language: evidentLanguages(words.map((word) => word.text))[0]! };
+  return { words, language: evidentLanguage(words) };
 }
 
 function add(counts: TermCounts, term: string): void {

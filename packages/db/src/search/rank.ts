@@ -1,7 +1,7 @@
-import { analyseText } from './analyze';
+import { analyseText, isAscii } from './analyze';
 import { familyTag } from './memory-terms';
 import { searchTag } from './terms';
-import { evidentLanguages, stemOf, type StemLanguage } from './language';
+import { evidentLanguage, stemOf, type StemLanguage } from './language';
 import type { QueryWord, SearchQuery } from './query';
 import { foldTerm, type OwnersStats } from './stats';
 
@@ -354,17 +354,16 @@ function sharesStemHead(word: string, matched: readonly HighlightedWord[]): bool
   return false;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
 const same = (term: string) => term;
 
 /** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
 export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
   const analysed = analyseText(content);
   // ASCII has nothing to fold.
-  const fold = ASCII.test(content) ? same : foldTerm;
+  const fold = isAscii(content) ? same : foldTerm;
   // The memory's language (as its stems were indexed) only once a word needs stemming.
   let language: StemLanguage | undefined;
-  const stemmed = (word: string) => stemOf(word, (language ??= evidentLanguages(analysed.map((w) => w.text))[0]!));
+  const stemmed = (word: string) => stemOf(word, (language ??= evidentLanguage(analysed)));
   const highlights: Highlight[] = [];
   const matched = words.map(highlightedWord);
   const isPart = (term: string) => {

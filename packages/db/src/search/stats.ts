@@ -5,6 +5,7 @@ import { createGroupCommit } from '../group-commit';
 import { memoryTermStats } from '../schema';
 import { hasErrorCode } from '../errors';
 import { databaseOptions, isDatabase, padded } from '../prepared';
+import { isAscii } from './analyze';
 import type { TermCounts } from './memory-terms';
 
 /**
@@ -217,6 +218,5 @@ export function ownersStatsFrom(text: string | null, asked: StatsTerms): OwnersS
 
 /** Accent- and case-folded, as the tables' collation compares (café = cafe). */
 export function foldTerm(term: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[^\u0000-\u007f]/.test(term) ? term.normalize('NFD').replace(/\p{M}/gu, '') : term;
+  return isAscii(term) ? term : term.normalize('NFD').replace(/\p{M}/gu, '');
 }
