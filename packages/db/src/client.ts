@@ -27,6 +27,54 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+type QueryCallback = (error: (Error & { errno?: number }) | null, rows?: unknown, fields?: unknown) => void;
+interface CoreConnection {
+  query(sql: unknown, values: unknown, callback: QueryCallback): unknown;
+  release(): void;
+  destroy(): void;
+}
+interface CorePool {
+  query(sql: unknown, values?: unknown, callback?: QueryCallback): unknown;
+  getConnection(callback: (error: Error | null, connection: CoreConnection) => void): void;
+}
+
+/** What a primary turned read-only (a failover) answers: its connections are dropped, not reused (as mysql2 does). */
+const READ_ONLY_ERRNOS = new Set([1290, 1792, 1836]);
+
+/**
+ * Sends each autocommit statement of the pool (`pool.query`, which drizzle and our own
+ * queries use) on a connection taken from the pool and given back when it is answered, as
+ * mysql2's `pool.execute` does. mysql2's own `pool.query` wraps each statement's result
+ * callback in a closure of its own, and with that wrapper the rows of its results outlive
+ * two young-generation collections and are promoted to the old one: measured on 4,000
+ * sequential 41-row searches, 99 MB promoted through `pool.query` against 6 MB this way,
+ * and 25 % less of the service's CPU per search under load (docs/benchmarks.md).
+ */
+function queryOnTakenConnections(pool: mysql.Pool): void {
+  const core = (pool as unknown as { pool: CorePool }).pool;
+  const streamed = core.query.bind(core);
+  core.query = (sql, values, callback) => {
+    const done = (typeof values === 'function' ? values : callback) as QueryCallback | undefined;
+    // Without a callback the caller wants mysql2's query object (its events, a stream).
+    if (done === undefined) return streamed(sql, values);
+    const args = typeof values === 'function' ? undefined : values;
+    core.getConnection((error, connection) => {
+      if (error) return done(error);
+      try {
+        connection.query(sql, args, (failure, rows, fields) => {
+          if (failure?.errno !== undefined && READ_ONLY_ERRNOS.has(failure.errno)) connection.destroy();
+          else connection.release();
+          done(failure, rows, fields);
+        });
+      } catch (thrown) {
+        connection.release();
+        done(thrown as Error);
+      }
+    });
+    return undefined;
+  };
+}
+
 /** A pooled connection to the database named in `url` (mysql://user:pass@host:port/db). */
 export function openDatabase(url: string, options: DatabaseOptions = {}): DatabaseHandle {
   const pool = mysql.createPool({
@@ -55,6 +103,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     // default 1 KiB would cut them; 16 MiB is far above 16 contexts of 4,000 characters.
     connection.query('SET SESSION group_concat_max_len = 16777216');
   });
+  queryOnTakenConnections(pool);
   if (options.traceStatement) traceStatements(pool, options.traceStatement);
   const db = drizzle(pool, {
     schema,
