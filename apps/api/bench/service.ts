@@ -3,6 +3,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const LAUNCHER = fileURLToPath(new URL('../launch.mjs', import.meta.url));
+const BARE_SERVER = fileURLToPath(new URL('./bare-server.ts', import.meta.url));
 
 /**
  * The environment (`NAME=value` before `exec`) and node flags `pnpm start` gives the service
@@ -38,16 +39,9 @@ export function rssOf(pid: number): number {
   }
 }
 
-/** The real server (the bundle `pnpm start` runs) as a child process, on a free port. */
-export async function startService(env: Record<string, string>): Promise<RunningService> {
-  const started = performance.now();
-  // BENCH_NODE_ARGS adds node flags to the service only, e.g. "--cpu-prof --cpu-prof-dir=prof".
-  const start = startCommand();
-  const nodeArgs = [...start.flags, ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, LAUNCHER, 'main'], {
-    env: { ...process.env, ...start.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** A child process that prints `listening on <url>` once it serves: its URL and how to stop it. */
+async function spawnListening(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   // BENCH_SERVICE_LOG=<file> keeps the service's own log lines (errors behind failed requests).
   if (process.env.BENCH_SERVICE_LOG) {
     const file = createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' });
@@ -56,7 +50,7 @@ export async function startService(env: Record<string, string>): Promise<Running
   }
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start:\n${output.slice(-2000)}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`the process did not start:\n${output.slice(-2000)}`)), 60_000);
     const read = (chunk: Buffer) => {
       if (output.length < 100_000) output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -67,26 +61,38 @@ export async function startService(env: Record<string, string>): Promise<Running
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}):\n${output.slice(-2000)}`)));
+    child.once('exit', (code) => reject(new Error(`the process exited (${code}):\n${output.slice(-2000)}`)));
   });
+  return { url, child };
+}
+
+const stopped = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+
+/** The real server (the bundle `pnpm start` runs) as a child process, on a free port. */
+export async function startService(env: Record<string, string>): Promise<RunningService> {
+  const started = performance.now();
+  // BENCH_NODE_ARGS adds node flags to the service only, e.g. "--cpu-prof --cpu-prof-dir=prof".
+  const start = startCommand();
+  const nodeArgs = [...start.flags, ...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+  const { url, child } = await spawnListening([...nodeArgs, LAUNCHER, 'main'], { ...start.env, PORT: '0', LOG_LEVEL: 'info', ...env });
   for (;;) {
     const ready = await fetch(`${url}/readyz`).then((res) => res.ok, () => false);
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const startupMs = performance.now() - started;
-  return {
-    url,
-    pid: child.pid!,
-    startupMs,
-    rss: () => rssOf(child.pid!),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  return { url, pid: child.pid!, startupMs, rss: () => rssOf(child.pid!), stop: () => stopped(child) };
+}
+
+/** bare-server.ts as a child process (TypeScript through tsx, as the benchmark itself runs). */
+export async function startBareServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const { url, child } = await spawnListening(['--import', 'tsx', BARE_SERVER], env);
+  return { url, stop: () => stopped(child) };
 }
 
 /** Samples a process's RSS every `everyMs` while `work` runs; returns the work's result and the peak. */
