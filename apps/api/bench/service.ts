@@ -56,6 +56,11 @@ async function spawnListening(args: string[], env: Record<string, string>): Prom
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
         clearTimeout(timer);
+        // Later lines (the access log) are read and dropped, not searched.
+        child.stdout!.off('data', read);
+        child.stderr!.off('data', read);
+        child.stdout!.resume();
+        child.stderr!.resume();
         resolve(match[1]!);
       }
     };
