@@ -1,4 +1,4 @@
-import { Column, Param, Placeholder, SQL, Subquery, is } from 'drizzle-orm';
+import { Column, Param, Placeholder, SQL, Subquery, is, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import type mysql from 'mysql2/promise';
 import type { Database, Executor } from './client';
@@ -145,6 +145,15 @@ export function connectionOf(ex: Executor): Pick<mysql.Pool, 'execute'> {
   const client = (ex as { $client?: Pick<mysql.Pool, 'execute'> }).$client;
   if (!client) throw new Error('connectionOf: not a drizzle mysql2 executor');
   return client;
+}
+
+/**
+ * A statement placeholder where drizzle's types take SQL (an update's `set`): its value
+ * goes to the driver as given, Dates as the pool's UTC text (what drizzle's datetime
+ * columns send).
+ */
+export function placeholderValue<T>(name: string): SQL<T> {
+  return sql<T>`${sql.placeholder(name)}`;
 }
 
 /** Pads a list of ids to the next size in `sizes` (repeating the first), so few statement shapes cover all. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { againstTerms, indexTerms, queryWords, searchTag, tokenize } from '../src/search/terms';
+import { againstTerms, indexTerms, queryWords, searchTag, tokenize, tokenizeByPattern } from '../src/search/terms';
 
 describe('tokenize', () => {
   it('lower-cases, NFKC-normalises and splits on anything but letters, marks and digits', () => {
@@ -24,6 +24,15 @@ describe('tokenize', () => {
 
   it('keeps duplicates for term frequency', () => {
     expect(tokenize('deploy deploy deploy')).toHaveLength(3);
+  });
+
+  it('tokenizes ASCII text as the Unicode pattern does', () => {
+    let state = 21;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const alphabet = 'aZbY09__  .,-/()\'"*+!?\n\t~`@#$%^&=|\\<>{}';
+    const samples = ['User_ID __x__ A_b_C', 'Q3 Roadmap: Go & UI', 'x'.repeat(200), 'y_'.repeat(60), ''];
+    for (let i = 0; i < 2000; i++) samples.push(Array.from({ length: Math.floor(random() * 50) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    for (const text of samples) expect(tokenize(text), text).toEqual(tokenizeByPattern(text));
   });
 });
 

@@ -79,12 +79,7 @@ function partsOf(run: string, offset: number): WordSpan[] {
 export function analyseText(text: string): AnalysedWord[] {
   if (isAscii(text)) {
     const words: AnalysedWord[] = [];
-    let start = nextWordChar(text, 0);
-    while (start < text.length) {
-      const end = asciiRunEnd(text, start);
-      addWord(words, text.slice(start, end), start);
-      start = nextWordChar(text, end);
-    }
+    forEachAsciiWord(text, (start, end) => addWord(words, text.slice(start, end), start));
     return words;
   }
   return analyseTextByPattern(text);
@@ -107,6 +102,16 @@ function addWord(words: AnalysedWord[], run: string, start: number): void {
  * (analyze.test.ts compares the two).
  */
 const isAsciiWordChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/** Calls `visit` with the [start, end) of each word of ASCII `text`, in order (the WORD pattern's matches). */
+export function forEachAsciiWord(text: string, visit: (start: number, end: number) => void): void {
+  let start = nextWordChar(text, 0);
+  while (start < text.length) {
+    const end = asciiRunEnd(text, start);
+    visit(start, end);
+    start = nextWordChar(text, end);
+  }
+}
 
 function nextWordChar(text: string, from: number): number {
   let i = from;

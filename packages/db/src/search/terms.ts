@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { forEachAsciiWord, isAscii } from './analyze';
 
 /**
  * Owner-prefixed search terms.
@@ -48,6 +49,8 @@ const WORD_CHAR = String.raw`(?:(?!${IDEOGRAPH})[\p{L}\p{M}\p{N}])`;
 const WORD = new RegExp(`${IDEOGRAPH}|${WORD_CHAR}+(?:_+${WORD_CHAR}+)*`, 'gu');
 
 function truncateWord(word: string): string {
+  // Never more code points than UTF-16 units.
+  if (word.length <= MAX_WORD_CHARS) return word;
   const chars = Array.from(word);
   return chars.length <= MAX_WORD_CHARS ? word : chars.slice(0, MAX_WORD_CHARS).join('');
 }
@@ -58,14 +61,26 @@ function truncateWord(word: string): string {
  * search for either finds it. Duplicates are kept: term frequency feeds the ranking.
  */
 export function tokenize(text: string): string[] {
+  // ASCII needs no NFKC, and its words are found without the Unicode pattern (analyze.ts).
+  if (!isAscii(text)) return tokenizeByPattern(text);
   const words: string[] = [];
-  for (const [run] of text.normalize('NFKC').toLowerCase().matchAll(WORD)) {
-    words.push(truncateWord(run));
-    if (run.includes('_')) {
-      for (const part of run.split(/_+/)) if (part) words.push(truncateWord(part));
-    }
-  }
+  const lower = text.toLowerCase();
+  forEachAsciiWord(lower, (start, end) => addToken(words, lower.slice(start, end)));
   return words;
+}
+
+/** tokenize by the Unicode pattern (its path for text that is not ASCII). */
+export function tokenizeByPattern(text: string): string[] {
+  const words: string[] = [];
+  for (const [run] of text.normalize('NFKC').toLowerCase().matchAll(WORD)) addToken(words, run);
+  return words;
+}
+
+function addToken(words: string[], run: string): void {
+  words.push(truncateWord(run));
+  if (run.includes('_')) {
+    for (const part of run.split(/_+/)) if (part) words.push(truncateWord(part));
+  }
 }
 
 /** The value stored in a search_terms column for `text` owned by `tag`. */

@@ -1,6 +1,6 @@
 import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../client';
-import { inTransaction } from '../prepared';
+import { inTransaction, placeholderValue, preparedOn } from '../prepared';
 import { claimColumns, segmentEventColumns, segmentKey, type SegmentClaim, type SegmentEvent } from '../archive-layout';
 import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from '../queries/workstream-append';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type WorkstreamRow } from '../schema';
@@ -49,14 +49,16 @@ export async function claimSegments(
   return inTransaction(
     db,
     async (tx) => {
-      const [ws] = await tx.select().from(workstreams).where(eq(workstreams.id, workstreamId)).for('update');
+      const [ws] = await preparedOn(tx, 'claim:workstream', (on) => on.select().from(workstreams).where(eq(workstreams.id, sql.placeholder('id'))).for('update')).execute({ id: workstreamId });
       if (!ws || ws.pendingCount === 0) return [];
-      const rows = await tx
-        .select({ sequence: workstreamEvents.sequence, bytes: workstreamEvents.payloadBytes, receivedAt: workstreamEvents.receivedAt })
-        .from(workstreamEvents)
-        .where(and(eq(workstreamEvents.workstreamId, workstreamId), gt(workstreamEvents.sequence, ws.archivedThrough)))
-        .orderBy(asc(workstreamEvents.sequence))
-        .limit(options.maxSegments * SEGMENT_MAX_EVENTS + 1);
+      const rows = await preparedOn(tx, 'claim:events', (on) =>
+        on
+          .select({ sequence: workstreamEvents.sequence, bytes: workstreamEvents.payloadBytes, receivedAt: workstreamEvents.receivedAt })
+          .from(workstreamEvents)
+          .where(and(eq(workstreamEvents.workstreamId, sql.placeholder('id')), gt(workstreamEvents.sequence, sql.placeholder('after'))))
+          .orderBy(asc(workstreamEvents.sequence))
+          .limit(sql.placeholder('limit')),
+      ).execute({ id: workstreamId, after: ws.archivedThrough, limit: options.maxSegments * SEGMENT_MAX_EVENTS + 1 });
 
       const chunks: { first: number; last: number; count: number; bytes: number; oldest: Date; full: boolean }[] = [];
       for (const row of rows) {
@@ -85,49 +87,57 @@ export async function claimSegments(
       }));
       // The claimer uploads at once; others retry only if it has not stored them by leaseUntil.
       await tx.insert(archiveSegments).values(claims.map((claim) => ({ ...claim, createdAt: options.now, nextAttemptAt: options.leaseUntil })));
-      for (const claim of claims) {
-        await tx
+      const assign = preparedOn(tx, 'claim:assign', (on) =>
+        on
           .update(workstreamEvents)
-          .set({ segmentKey: claim.key })
-          .where(and(eq(workstreamEvents.workstreamId, ws.id), between(workstreamEvents.sequence, claim.firstSequence, claim.lastSequence)));
-      }
+          .set({ segmentKey: placeholderValue('key') })
+          .where(and(eq(workstreamEvents.workstreamId, sql.placeholder('id')), between(workstreamEvents.sequence, sql.placeholder('first'), sql.placeholder('last')))),
+      );
+      for (const claim of claims) await assign.execute({ key: claim.key, id: ws.id, first: claim.firstSequence, last: claim.lastSequence });
       const claimedThrough = claims.at(-1)!.lastSequence;
       const claimedCount = chunks.reduce((sum, chunk) => sum + chunk.count, 0);
       const claimedBytes = chunks.reduce((sum, chunk) => sum + chunk.bytes, 0);
       const next = rows.find((row) => row.sequence > claimedThrough);
       const remaining = ws.pendingCount - claimedCount;
-      await tx
-        .update(workstreams)
-        .set({
-          archivedThrough: claimedThrough,
-          pendingCount: Math.max(0, remaining),
-          pendingBytes: Math.max(0, ws.pendingBytes - claimedBytes),
-          pendingSince: remaining > 0 ? (next?.receivedAt ?? ws.pendingSince) : null,
-          sealRequested: remaining > 0 && ws.sealRequested,
-        })
-        .where(eq(workstreams.id, ws.id));
+      await preparedOn(tx, 'claim:advance', (on) =>
+        on
+          .update(workstreams)
+          .set({
+            archivedThrough: placeholderValue('through'),
+            pendingCount: placeholderValue('count'),
+            pendingBytes: placeholderValue('bytes'),
+            pendingSince: placeholderValue('since'),
+            sealRequested: placeholderValue('sealRequested'),
+          })
+          .where(eq(workstreams.id, sql.placeholder('id'))),
+      ).execute({
+        through: claimedThrough,
+        count: Math.max(0, remaining),
+        bytes: Math.max(0, ws.pendingBytes - claimedBytes),
+        since: remaining > 0 ? (next?.receivedAt ?? ws.pendingSince) : null,
+        sealRequested: remaining > 0 && ws.sealRequested,
+        id: ws.id,
+      });
       return claims;
     },
   );
 }
 
+/** The events of a claimed segment (and only those its claim assigned to it). */
+const ofSegment = and(
+  eq(workstreamEvents.workstreamId, sql.placeholder('id')),
+  between(workstreamEvents.sequence, sql.placeholder('first'), sql.placeholder('last')),
+  eq(workstreamEvents.segmentKey, sql.placeholder('key')),
+);
+const segmentParams = (claim: SegmentClaim) => ({ id: claim.workstreamId, first: claim.firstSequence, last: claim.lastSequence, key: claim.key });
+
 export async function segmentEvents(ex: Executor, claim: SegmentClaim): Promise<SegmentEvent[]> {
-  return ex
-    .select(segmentEventColumns)
-    .from(workstreamEvents)
-    .where(
-      and(
-        eq(workstreamEvents.workstreamId, claim.workstreamId),
-        between(workstreamEvents.sequence, claim.firstSequence, claim.lastSequence),
-        eq(workstreamEvents.segmentKey, claim.key),
-      ),
-    )
-    .orderBy(asc(workstreamEvents.sequence));
+  return preparedOn(ex, 'segment:events', (on) => on.select(segmentEventColumns).from(workstreamEvents).where(ofSegment).orderBy(asc(workstreamEvents.sequence))).execute(segmentParams(claim));
 }
 
 /** A workstream by id, for the archive's own use (manifest, rebuild). */
 export async function findWorkstreamForArchive(ex: Executor, workstreamId: string): Promise<WorkstreamRow | null> {
-  const [row] = await ex.select().from(workstreams).where(eq(workstreams.id, workstreamId));
+  const [row] = await preparedOn(ex, 'archive:workstream', (on) => on.select().from(workstreams).where(eq(workstreams.id, sql.placeholder('id')))).execute({ id: workstreamId });
   return row ?? null;
 }
 
@@ -142,24 +152,19 @@ export async function markSegmentStored(
   stored: { sha256: string; bytes: number; at: Date },
 ): Promise<'stored' | 'gone'> {
   return inTransaction(db, async (tx) => {
-    const [segment] = await tx.select({ uploadedAt: archiveSegments.uploadedAt }).from(archiveSegments).where(eq(archiveSegments.key, claim.key)).for('update');
+    const [segment] = await preparedOn(tx, 'stored:lock', (on) =>
+      on.select({ uploadedAt: archiveSegments.uploadedAt }).from(archiveSegments).where(eq(archiveSegments.key, sql.placeholder('key'))).for('update'),
+    ).execute({ key: claim.key });
     if (!segment) return 'gone';
     if (!segment.uploadedAt) {
-      await tx
-        .update(archiveSegments)
-        .set({ uploadedAt: stored.at, sha256: stored.sha256, bytes: stored.bytes, lastError: null })
-        .where(eq(archiveSegments.key, claim.key));
+      await preparedOn(tx, 'stored:segment', (on) =>
+        on
+          .update(archiveSegments)
+          .set({ uploadedAt: placeholderValue('at'), sha256: placeholderValue('sha256'), bytes: placeholderValue('bytes'), lastError: null })
+          .where(eq(archiveSegments.key, sql.placeholder('key'))),
+      ).execute({ at: stored.at, sha256: stored.sha256, bytes: stored.bytes, key: claim.key });
     }
-    await tx
-      .update(workstreamEvents)
-      .set({ payload: null })
-      .where(
-        and(
-          eq(workstreamEvents.workstreamId, claim.workstreamId),
-          between(workstreamEvents.sequence, claim.firstSequence, claim.lastSequence),
-          eq(workstreamEvents.segmentKey, claim.key),
-        ),
-      );
+    await preparedOn(tx, 'stored:drop-payloads', (on) => on.update(workstreamEvents).set({ payload: null }).where(ofSegment)).execute(segmentParams(claim));
     return 'stored';
   });
 }
@@ -210,10 +215,9 @@ export async function recordSegmentFailure(ex: Executor, key: string, failure: {
 
 /** Whether a claimed segment still waits for its object ('pending'), has it ('stored'), or was deleted ('missing'). */
 export async function segmentState(ex: Executor, key: string): Promise<{ state: 'pending' | 'stored' | 'missing'; attempts: number }> {
-  const [row] = await ex
-    .select({ uploadedAt: archiveSegments.uploadedAt, attempts: archiveSegments.attempts })
-    .from(archiveSegments)
-    .where(eq(archiveSegments.key, key));
+  const [row] = await preparedOn(ex, 'segment:state', (on) =>
+    on.select({ uploadedAt: archiveSegments.uploadedAt, attempts: archiveSegments.attempts }).from(archiveSegments).where(eq(archiveSegments.key, sql.placeholder('key'))),
+  ).execute({ key });
   if (!row) return { state: 'missing', attempts: 0 };
   return { state: row.uploadedAt ? 'stored' : 'pending', attempts: row.attempts };
 }
