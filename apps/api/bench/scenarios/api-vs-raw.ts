@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SEARCH_TERMS_VERSION, memory, memorySearchTerms, newId, searchTag } from '@memory-bank/db';
 import { applyStatsDelta, statsDeltaOf } from '@memory-bank/db/system';
 import { memoryText, seededRandom } from '../corpus';
-import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement } from '../load';
+import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement, type Recorder } from '../load';
 import { startBareServer, withPeakRss } from '../service';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
 import { searchStatements, type Statement } from './statements';
@@ -50,73 +50,75 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
   try {
     for (const concurrency of ctx.scale.concurrency) {
       const common = { concurrency, seconds: ctx.scale.seconds / ROUNDS };
-      const into = { searchApi: recorder(), searchRaw: recorder(), searchBare: recorder(), saveApi: recorder(), saveRaw: recorder() };
-      const result = {} as Record<keyof typeof into, Measurement>;
+      const recorders = { searchApi: recorder(), searchRaw: recorder(), searchBare: recorder(), saveApi: recorder(), saveRaw: recorder() };
+      const result = {} as Record<keyof typeof recorders, Measurement>;
       let n = 0;
-      const load = () =>
-        alternate(ROUNDS, [
-          async () =>
-            (result.searchApi = await httpLoad({
-              ...common,
-              into: into.searchApi,
-              name: 'search via API',
-              url: ctx.service.url,
-              requests: ctx.queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers: auth })),
-            })),
-          async () =>
-            (result.searchRaw = await closedLoop({
-              ...common,
-              into: into.searchRaw,
-              name: 'search via mysql2',
-              operation: async (i) => {
-                await probeKey();
-                // Rows serialised to JSON, as the API answers them.
-                for (const statement of plans[i % plans.length]!) JSON.stringify((await pool.query(statement.sql, statement.params))[0]);
+      const workloads: Record<keyof typeof recorders, (into: Recorder) => Promise<Measurement>> = {
+        searchApi: (into) =>
+          httpLoad({
+            ...common,
+            into,
+            name: 'search via API',
+            url: ctx.service.url,
+            requests: ctx.queries.map((q) => ({ method: 'GET' as const, path: `/v1/memory/search?q=${encodeURIComponent(q)}&limit=20`, headers: auth })),
+          }),
+        searchRaw: (into) =>
+          closedLoop({
+            ...common,
+            into,
+            name: 'search via mysql2',
+            operation: async (i) => {
+              await probeKey();
+              // Rows serialised to JSON, as the API answers them.
+              for (const statement of plans[i % plans.length]!) JSON.stringify((await pool.query(statement.sql, statement.params))[0]);
+            },
+          }),
+        searchBare: (into) =>
+          httpLoad({
+            ...common,
+            into,
+            name: 'search via a bare HTTP server',
+            url: bare.url,
+            requests: plans.map((_, i) => ({ method: 'GET' as const, path: `/search?i=${i}` })),
+          }),
+        saveApi: (into) =>
+          httpLoad({
+            ...common,
+            into,
+            name: 'save via API',
+            url: ctx.service.url,
+            requests: [
+              {
+                method: 'POST',
+                path: '/v1/memory',
+                headers: { ...writerAuth, 'content-type': 'application/json' },
+                setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: texts[n++ % texts.length] }) }),
               },
-            })),
-          async () =>
-            (result.searchBare = await httpLoad({
-              ...common,
-              into: into.searchBare,
-              name: 'search via a bare HTTP server',
-              url: bare.url,
-              requests: plans.map((_, i) => ({ method: 'GET' as const, path: `/search?i=${i}` })),
-            })),
-          async () =>
-            (result.saveApi = await httpLoad({
-              ...common,
-              into: into.saveApi,
-              name: 'save via API',
-              url: ctx.service.url,
-              requests: [
-                {
-                  method: 'POST',
-                  path: '/v1/memory',
-                  headers: { ...writerAuth, 'content-type': 'application/json' },
-                  setupRequest: (request) => ({ ...request, body: JSON.stringify({ content: texts[n++ % texts.length] }) }),
-                },
-              ],
-            })),
-          async () =>
-            (result.saveRaw = await closedLoop({
-              ...common,
-              into: into.saveRaw,
-              name: 'save via mysql2',
-              operation: async (i) => {
-                const content = texts[i % texts.length]!;
-                const now = new Date();
-                const terms = memorySearchTerms(userTag, content);
-                const insert = ctx.database.db
-                  .insert(memory)
-                  .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION, contextCount: 0, createdAt: now, updatedAt: now })
-                  .toSQL();
-                // What the API sends for a memory without contexts: the key lookup, the INSERT, the owner's search statistics.
-                await writerKey();
-                await pool.query(insert.sql, insert.params);
-                await applyStatsDelta(ctx.database.db, writer.orgId, writer.userId, statsDeltaOf(terms.counts, terms.length, 1));
-              },
-            })),
-        ]);
+            ],
+          }),
+        saveRaw: (into) =>
+          closedLoop({
+            ...common,
+            into,
+            name: 'save via mysql2',
+            operation: async (i) => {
+              const content = texts[i % texts.length]!;
+              const now = new Date();
+              const terms = memorySearchTerms(userTag, content);
+              const insert = ctx.database.db
+                .insert(memory)
+                .values({ id: newId('memory', now), orgId: writer.orgId, userId: writer.userId, scope: 'user', source: 'api', content, tags: [], searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION, contextCount: 0, createdAt: now, updatedAt: now })
+                .toSQL();
+              // What the API sends for a memory without contexts: the key lookup, the INSERT, the owner's search statistics.
+              await writerKey();
+              await pool.query(insert.sql, insert.params);
+              await applyStatsDelta(ctx.database.db, writer.orgId, writer.userId, statsDeltaOf(terms.counts, terms.length, 1));
+            },
+          }),
+      };
+      // Every workload warmed up (unrecorded) before any is measured, at the first concurrency.
+      if (concurrency === ctx.scale.concurrency[0]) for (const run of Object.values(workloads)) await run(recorder());
+      const load = () => alternate(ROUNDS, (Object.keys(workloads) as (keyof typeof recorders)[]).map((name) => async () => (result[name] = await workloads[name](recorders[name]))));
       const { peak } = await withPeakRss(ctx.service.pid, load);
       ctx.peakRss['api-vs-raw'] = Math.max(ctx.peakRss['api-vs-raw'] ?? 0, peak);
       measurements.push(result.searchApi, result.searchRaw, result.searchBare, result.saveApi, result.saveRaw);
@@ -135,7 +137,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     measurements,
     ratios,
     notes: [
-      `Each workload ran in ${ROUNDS} alternating rounds (search API, search mysql2, search bare HTTP server, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
+      `Each workload was warmed up, then ran in ${ROUNDS} alternating rounds (search API, search mysql2, search bare HTTP server, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
       `bare HTTP server: node:http and the same pool, per request the mysql2 side's statements for one search (the key lookup once per ${KEY_CACHE_MS} ms), the first 20 candidates' memory columns answered as JSON; no authentication, ranking or highlights (apps/api/bench/bare-server.ts).`,
       `mysql2 side: per search the API's own statements (the search, with the owners' statistics in it; contexts when a result has some) with the rows serialised to JSON, per save the INSERT and the owner's search statistics, the key lookup once a second as the API's key cache makes it (API_KEY_CACHE_MS), on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
     ],
