@@ -8,12 +8,11 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { openDatabase } from '@memory-bank/db/system';
-import type { Statement } from './scenarios/statements';
+import { keyLookup, type Statement } from './scenarios/statements';
 
 interface Plans {
   auth: Statement;
   searches: Statement[][];
-  keyCacheMs: number;
 }
 
 /** The results the benchmark's searches ask for (limit=20), and the columns of a memory it answers. */
@@ -23,15 +22,12 @@ const MEMORY_COLUMNS = ['id', 'scope', 'source', 'content', 'tags', 'created_at'
 const plans = JSON.parse(readFileSync(process.env.PLANS_FILE!, 'utf8')) as Plans;
 const { pool } = openDatabase(process.env.DATABASE_URL!, { poolSize: Number(process.env.POOL_SIZE) });
 // The key lookup once per key cache window, as the API's key cache and the mysql2 side make it.
-let lookedUpAt = -Infinity;
+const lookUpKey = keyLookup(pool, plans.auth);
 
 const server = createServer((request, response) => {
   const index = Number(new URL(request.url ?? '/', 'http://bare').searchParams.get('i') ?? 0);
   const run = async () => {
-    if (performance.now() - lookedUpAt >= plans.keyCacheMs) {
-      lookedUpAt = performance.now();
-      await pool.query(plans.auth.sql, plans.auth.params);
-    }
+    await lookUpKey();
     const [search, ...rest] = plans.searches[index % plans.searches.length]!;
     const [rows] = (await pool.query(search!.sql, search!.params)) as unknown as [Record<string, unknown>[]];
     for (const statement of rest) await pool.query(statement.sql, statement.params);

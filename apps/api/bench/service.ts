@@ -42,7 +42,7 @@ export function rssOf(pid: number): number {
 /** A child process that prints `listening on <url>` once it serves: its URL and how to stop it. */
 async function spawnListening(args: string[], env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const child: ChildProcess = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  // BENCH_SERVICE_LOG=<file> keeps the service's own log lines (errors behind failed requests).
+  // BENCH_SERVICE_LOG=<file> keeps the child's own output (the service's errors behind failed requests).
   if (process.env.BENCH_SERVICE_LOG) {
     const file = createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' });
     child.stdout!.pipe(file);

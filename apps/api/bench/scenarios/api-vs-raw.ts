@@ -7,10 +7,7 @@ import { memoryText, seededRandom } from '../corpus';
 import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement, type Recorder } from '../load';
 import { startBareServer, withPeakRss } from '../service';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
-import { searchStatements, type Statement } from './statements';
-
-/** The API's default key cache window (API_KEY_CACHE_MS). */
-const KEY_CACHE_MS = 1000;
+import { KEY_CACHE_MS, keyLookup, searchStatements } from './statements';
 
 /**
  * Scenario 1: the API against the physical limit — the same SQL statements sent straight
@@ -29,23 +26,14 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
   for (const query of ctx.queries) plans.push((await searchStatements(ctx, query)).all);
   const probeAuthStatement = (await searchStatements(ctx, ctx.queries[0]!)).auth;
   const writerAuthStatement = (await searchStatements({ ...ctx, probe: writer }, ctx.queries[0]!)).auth;
-  // The key lookup as the API makes it: once per key per cache window (API_KEY_CACHE_MS, default 1 s).
-  const keyLookup = (statement: Statement) => {
-    let lookedUpAt = -Infinity;
-    return async () => {
-      if (performance.now() - lookedUpAt < KEY_CACHE_MS) return;
-      lookedUpAt = performance.now();
-      await pool.query(statement.sql, statement.params);
-    };
-  };
-  const probeKey = keyLookup(probeAuthStatement);
-  const writerKey = keyLookup(writerAuthStatement);
   const pool = ctx.database.pool;
+  const probeKey = keyLookup(pool, probeAuthStatement);
+  const writerKey = keyLookup(pool, writerAuthStatement);
   const random = seededRandom(0xca11);
   const texts = Array.from({ length: 2000 }, () => memoryText(random));
   const userTag = searchTag('u', writer.userId);
   const plansFile = join(tmpdir(), `memory-bank-bench-plans-${process.pid}.json`);
-  writeFileSync(plansFile, JSON.stringify({ auth: probeAuthStatement, searches: plans, keyCacheMs: KEY_CACHE_MS }));
+  writeFileSync(plansFile, JSON.stringify({ auth: probeAuthStatement, searches: plans }));
   const bare = await startBareServer({ DATABASE_URL: ctx.databaseUrl, POOL_SIZE: String(ctx.poolSize), PLANS_FILE: plansFile });
   try {
     for (const concurrency of ctx.scale.concurrency) {
