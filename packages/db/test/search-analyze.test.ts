@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyseText, analyseTextByPattern } from '../src/search/analyze';
+import { analyseText, analyseTextByPattern, isAscii } from '../src/search/analyze';
+import { evidentLanguage, evidentLanguageOfAscii } from '../src/search/language';
 
 /** A small deterministic generator (mulberry32). */
 function seeded(seed: number): () => number {
@@ -27,5 +28,44 @@ describe('analyseText on ASCII text', () => {
 
   it('keeps the words of text that is not ASCII on the Unicode pattern', () => {
     expect(analyseText('Le résumé du café, 東京').map((word) => word.text)).toEqual(['le', 'résumé', 'du', 'café', '東', '京']);
+  });
+});
+
+describe('isAscii', () => {
+  it('answers for words (looked at by character) and texts (counted natively) alike', () => {
+    for (const length of [0, 1, 5, 23, 24, 25, 200]) {
+      const plain = 'a'.repeat(length);
+      expect(isAscii(plain), `${length}`).toBe(true);
+      if (length > 0) {
+        expect(isAscii(`${plain.slice(1)}é`), `${length} é`).toBe(false);
+        expect(isAscii(`€${plain.slice(1)}`), `${length} €`).toBe(false);
+        expect(isAscii(`${plain.slice(1)}\x7f`), `${length} DEL`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('evidentLanguageOfAscii', () => {
+  it("picks the language evidentLanguage picks from the text's analysed words", () => {
+    const samples = [
+      'the deploy of the OrderSync service is done',
+      'la rotation des cles est faite dans le cluster pour les serveurs',
+      'der Server und die Datenbank ist nicht bereit, wir werden rotieren',
+      'el servidor y los clientes para la base de datos',
+      'il server della base che non sono stato',
+      'het is een server van de klant die niet werkt',
+      'os servidores da base para uma nova versao',
+      'LA ROTATION DES CLES EST FAITE', 'Der_Server und_die', 'zu im von', '', 'x',
+    ];
+    const random = seeded(7);
+    const words = ['the', 'la', 'der', 'die', 'el', 'het', 'os', 'und', 'est', 'server', 'werden', 'should', 'cette', 'Wurde', 'x_y', 'k8s'];
+    for (let i = 0; i < 300; i++) samples.push(Array.from({ length: 1 + Math.floor(random() * 12) }, () => words[Math.floor(random() * words.length)]).join(' '));
+    const languages = new Set<string>();
+    for (const text of samples) {
+      const expected = evidentLanguage(analyseText(text));
+      languages.add(expected);
+      expect(evidentLanguageOfAscii(text), text).toBe(expected);
+    }
+    expect(languages.size).toBeGreaterThanOrEqual(5);
   });
 });

@@ -24,6 +24,13 @@ const rank = (rows: ReturnType<typeof memories>, q: string) => {
 };
 
 describe('rankCandidates', () => {
+  it('tells apart words of one length that share their first, middle and last letters', () => {
+    // crate / crane / crave: what the term table hashes is the same; the words are not.
+    const rows = memories({ crane: 'the crane lifted', crave: 'we crave cranes', crate: 'a crate of crates' });
+    expect(rank(rows, 'crate').map((r) => [r.row.id, r.match.terms])).toEqual([['crate', ['crate']]]);
+    expect(rank(rows, 'crane').map((r) => r.row.id)).toEqual(['crane', 'crave']);
+  });
+
   it('weighs the word itself over its stem, a stem over an identifier part, a part over a prefix', () => {
     const rows = memories({
       exact: 'invoice totals',
@@ -85,4 +92,29 @@ describe('highlightsOf', () => {
       ['kubernetes', 'prefix'],
     ]);
   });
+
+  it('marks ASCII text as it marks the same words in text that is not ASCII', () => {
+    // A trailing dash beyond ASCII (no word, no letter hint) sends the text down the
+    // general path: offsets, kinds and language stay those of the ASCII words.
+    const texts = [
+      'Rotated the OrderSync secret; kubernetes next, rotating keys and ROTATION logs',
+      'createInvoice failed on HTTPServer v1.32.2 with user_id null; invoices retried',
+      'der Server und die Datenbank ist nicht bereit, wir werden rotieren und rotierten',
+      'la rotation des cles est faite dans le cluster pour les serveurs rotatifs',
+      'snake_case_name and CamelCaseName and XMLHttpRequest2 running runs runner',
+      `${'deploy '.repeat(80)}end`,
+    ];
+    const queries = ['rotate sync secret kube', 'createinvoice http* invoice', 'rotieren server', 'serveurs rotation', 'snake case running', 'case* xmlhttp', 'deploy'];
+    const kinds = new Map<string, number>();
+    for (const text of texts) {
+      for (const q of queries) {
+        const words = parseSearchQuery(q).words;
+        const ascii = highlightsOf(text, words);
+        for (const mark of ascii) kinds.set(mark.kind, (kinds.get(mark.kind) ?? 0) + 1);
+        expect(ascii, `${q} in ${text}`).toEqual(highlightsOf(`${text} —`, words));
+      }
+    }
+    expect([...kinds.keys()].sort()).toEqual(['exact', 'part', 'prefix', 'stem']);
+  });
 });
+

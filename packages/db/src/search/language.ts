@@ -1,7 +1,7 @@
 /// <reference path="./snowball-stemmers.d.ts" />
 // A static import, so the service's bundle (apps/api/build.mjs) carries the stemmers.
 import snowball from 'snowball-stemmers';
-import { isAscii } from './analyze';
+import { forEachAsciiWord, isAscii } from './analyze';
 
 /**
  * Languages a memory or a query is written in, as far as its words make evident, and
@@ -43,7 +43,8 @@ STEM_LANGUAGES.forEach((language, index) => {
 function languageScores(words: Iterable<string>): number[] {
   const score: number[] = STEM_LANGUAGES.map(() => 0);
   for (const word of words) {
-    for (const language of MARKER_LANGUAGES.get(word) ?? []) score[language]! += 1;
+    const languages = MARKER_LANGUAGES.get(word);
+    if (languages) for (const language of languages) score[language]! += 1;
     if (!isAscii(word)) for (const [pattern, language] of LETTER_HINTS) if (pattern.test(word)) score[STEM_LANGUAGES.indexOf(language)]! += 0.5;
   }
   return score;
@@ -62,10 +63,29 @@ export function evidentLanguages(words: readonly string[]): StemLanguage[] {
 
 /** The first of evidentLanguages for these words (a memory's language), without ranking the others. */
 export function evidentLanguage(words: readonly { text: string }[]): StemLanguage {
-  const score = languageScores(words.map((word) => word.text));
+  return firstLanguage(languageScores(words.map((word) => word.text)));
+}
+
+function firstLanguage(score: readonly number[]): StemLanguage {
   let best = 0;
   for (let index = 1; index < score.length; index++) if (score[index]! > score[best]!) best = index;
   return STEM_LANGUAGES[best]!;
+}
+
+/** The longest marker word: a longer word points nowhere. */
+const LONGEST_MARKER = Math.max(...[...MARKER_LANGUAGES.keys()].map((word) => word.length));
+
+/**
+ * evidentLanguage of an ASCII text's words (analyseText's), found without analysing the
+ * text: only its words short enough to be markers are cut out (an ASCII word has no
+ * letter hints, and lower-casing is all its normalisation does to one that short).
+ */
+export function evidentLanguageOfAscii(text: string): StemLanguage {
+  const short: string[] = [];
+  forEachAsciiWord(text, (start, end) => {
+    if (end - start <= LONGEST_MARKER) short.push(text.slice(start, end).toLowerCase());
+  });
+  return firstLanguage(languageScores(short));
 }
 
 /** Words with no letters to stem (numbers, ideographs) are left out of the stem family. */

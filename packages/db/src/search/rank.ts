@@ -1,7 +1,7 @@
-import { analyseText, isAscii } from './analyze';
+import { analyseText, forEachAsciiWord, isAscii, normaliseWord, NO_PARTS, partsOf, type AnalysedWord, type WordSpan } from './analyze';
 import { familyTag } from './memory-terms';
 import { searchTag } from './terms';
-import { evidentLanguage, stemOf, type StemLanguage } from './language';
+import { evidentLanguage, evidentLanguageOfAscii, stemOf, type StemLanguage } from './language';
 import type { QueryWord, SearchQuery } from './query';
 import { foldTerm, type OwnersStats } from './stats';
 
@@ -51,6 +51,8 @@ export interface Ranked<T> {
 }
 
 const OWNER_TAG_CHARS = searchTag('u', '').length;
+/** A stem's or part's tag: the family letter, then the owner's tag. */
+const FAMILY_TAG_CHARS = familyTag('s', searchTag('u', '')).length;
 const S_CODE = familyTag('s', '').charCodeAt(0);
 const P_CODE = familyTag('p', '').charCodeAt(0);
 
@@ -98,35 +100,62 @@ const WORD_FAMILY = 0;
 const STEM_FAMILY = 1;
 const PART_FAMILY = 2;
 
-/** A term of the lens as one owner's token (tag + term), looked up where it stands, without cutting tokens out. */
-interface WantedToken {
-  token: string;
-  family: typeof WORD_FAMILY | typeof STEM_FAMILY | typeof PART_FAMILY;
-  /** Its number in its family. */
-  index: number;
+/**
+ * A term's hash as findingsOf looks it up: its family, length and three of its characters
+ * (first, middle, last), so a token is hashed without reading it whole; the table
+ * compares the term itself on a hit.
+ */
+function termHash(family: number, text: string, start: number, end: number): number {
+  const length = end - start;
+  let hash = Math.imul(family + 1, 0x9e3779b1) ^ length;
+  hash = Math.imul(hash ^ text.charCodeAt(start), 0x85ebca6b);
+  hash = Math.imul(hash ^ text.charCodeAt(start + (length >> 1)), 0xc2b2ae35);
+  hash = Math.imul(hash ^ text.charCodeAt(end - 1), 0x27d4eb2f);
+  return hash ^ (hash >>> 15);
 }
 
-interface TaggedLens {
-  /** By token length: the wanted tokens of that length (a token of another length is none of them). */
-  byLength: (WantedToken[] | undefined)[];
-  /** [tagged word prefix, tagged part prefix, number of the prefix], one per prefix query word. */
-  prefixes: [string, string, number][];
-}
+/**
+ * The lens's terms of every family in one open-addressing table keyed by termHash: a
+ * token's term is looked up where it stands in its row, without being cut out.
+ */
+class TermTable {
+  readonly #mask: number;
+  readonly #hashes: Int32Array;
+  readonly #families: Int8Array;
+  /** The term's number in its family. */
+  readonly #indexes: Int32Array;
+  readonly #terms: (string | undefined)[];
 
-function tagLens(lens: Lens, owner: string): TaggedLens {
-  const byLength: (WantedToken[] | undefined)[] = [];
-  const want = (family: WantedToken['family'], tag: string, terms: readonly string[]) =>
-    terms.forEach((term, index) => {
-      const token = tag + term;
-      (byLength[token.length] ??= []).push({ token, family, index });
-    });
-  want(WORD_FAMILY, familyTag('w', owner), lens.words.terms);
-  want(STEM_FAMILY, familyTag('s', owner), lens.stems.terms);
-  want(PART_FAMILY, familyTag('p', owner), lens.parts.terms);
-  return {
-    byLength,
-    prefixes: lens.prefixWords.map((prefix) => [familyTag('w', owner) + prefix, familyTag('p', owner) + prefix, lens.prefixes.index.get(prefix)!]),
-  };
+  constructor(families: readonly (readonly string[])[]) {
+    const count = families.reduce((sum, terms) => sum + terms.length, 0);
+    let size = 16;
+    while (size < count * 4) size *= 2;
+    this.#mask = size - 1;
+    this.#hashes = new Int32Array(size);
+    this.#families = new Int8Array(size);
+    this.#indexes = new Int32Array(size);
+    this.#terms = new Array(size);
+    families.forEach((terms, family) =>
+      terms.forEach((term, index) => {
+        const hash = termHash(family, term, 0, term.length);
+        let slot = hash & this.#mask;
+        while (this.#terms[slot] !== undefined) slot = (slot + 1) & this.#mask;
+        this.#hashes[slot] = hash;
+        this.#families[slot] = family;
+        this.#indexes[slot] = index;
+        this.#terms[slot] = term;
+      }),
+    );
+  }
+
+  /** The number in `family` of the term `text` holds at [start, end) (hashed `hash`), or -1. */
+  find(hash: number, family: number, text: string, start: number, end: number): number {
+    for (let slot = hash & this.#mask; ; slot = (slot + 1) & this.#mask) {
+      const term = this.#terms[slot];
+      if (term === undefined) return -1;
+      if (this.#hashes[slot] === hash && this.#families[slot] === family && term.length === end - start && text.startsWith(term, start)) return this.#indexes[slot]!;
+    }
+  }
 }
 
 /** What the candidates hold of the lens: slot [candidate × terms of the kind + term]. */
@@ -149,54 +178,52 @@ interface Findings {
  * looks for: one pass over each row's tokens, where analysing the content again would
  * cost the tokeniser and the stemmer for every candidate. Tokens are compared
  * accent-folded, as the collation compares (a row with non-ASCII letters is folded once,
- * whole), and only against wanted tokens of their length.
+ * whole), each looked up by its term's hash (TermTable) where it stands in the row.
  */
 function findingsOf(rows: readonly { searchTerms: string }[], lens: Lens, withPositions: boolean): Findings {
   const n = rows.length;
   const words = lens.words.terms.length;
+  const stems = lens.stems.terms.length;
+  const parts = lens.parts.terms.length;
+  const prefixes = lens.prefixes.terms.length;
   const found: Findings = {
     lengths: new Int32Array(n),
     wordCounts: new Int32Array(n * words),
     positions: withPositions ? new Array(n * words) : null,
-    stems: new Uint8Array(n * lens.stems.terms.length),
-    parts: new Uint8Array(n * lens.parts.terms.length),
-    prefixed: new Int32Array(n * lens.prefixes.terms.length),
+    stems: new Uint8Array(n * stems),
+    parts: new Uint8Array(n * parts),
+    prefixed: new Int32Array(n * prefixes),
   };
-  const byOwner = new Map<string, TaggedLens>();
+  const table = new TermTable([lens.words.terms, lens.stems.terms, lens.parts.terms]);
+  const prefixIndexes = lens.prefixWords.map((prefix) => lens.prefixes.index.get(prefix)!);
   for (let row = 0; row < n; row++) {
-    const searchTerms = rows[row]!.searchTerms;
-    // Every token of a row carries its owner's tag; the first one is a word's (or empty content's).
-    const owner = searchTerms.slice(0, OWNER_TAG_CHARS);
-    let tagged = byOwner.get(owner);
-    if (!tagged) byOwner.set(owner, (tagged = tagLens(lens, owner)));
-    const terms = foldTerm(searchTerms);
+    // Every token of a row carries its owner's tag (and the tag says the family): the
+    // term after it is what is compared.
+    const terms = foldTerm(rows[row]!.searchTerms);
     let length = 0;
     for (let start = 0; start < terms.length; ) {
-      let end = terms.indexOf(' ', start);
+      const code = terms.charCodeAt(start);
+      const family = code === S_CODE ? STEM_FAMILY : code === P_CODE ? PART_FAMILY : WORD_FAMILY;
+      const termStart = start + (family === WORD_FAMILY ? OWNER_TAG_CHARS : FAMILY_TAG_CHARS);
+      let end = terms.indexOf(' ', termStart);
       if (end < 0) end = terms.length;
-      const family = terms.charCodeAt(start);
-      const isWord = family !== S_CODE && family !== P_CODE;
-      if (!isWord || end - start > OWNER_TAG_CHARS) {
-        const wanted = tagged.byLength[end - start];
-        if (wanted !== undefined) {
-          for (const candidate of wanted) {
-            if (!terms.startsWith(candidate.token, start)) continue;
-            if (candidate.family === WORD_FAMILY) {
-              const slot = row * words + candidate.index;
-              found.wordCounts[slot]!++;
-              if (found.positions) (found.positions[slot] ??= []).push(length);
-            } else if (candidate.family === STEM_FAMILY) found.stems[row * lens.stems.terms.length + candidate.index] = 1;
-            else found.parts[row * lens.parts.terms.length + candidate.index] = 1;
-            break;
+      if (end > termStart) {
+        const index = table.find(termHash(family, terms, termStart, end), family, terms, termStart, end);
+        if (index >= 0) {
+          if (family === WORD_FAMILY) {
+            const slot = row * words + index;
+            found.wordCounts[slot]!++;
+            if (found.positions) (found.positions[slot] ??= []).push(length);
+          } else if (family === STEM_FAMILY) found.stems[row * stems + index] = 1;
+          else found.parts[row * parts + index] = 1;
+        }
+        if (family !== STEM_FAMILY) {
+          for (let p = 0; p < prefixIndexes.length; p++) {
+            const prefix = lens.prefixWords[p]!;
+            if (end - termStart > prefix.length && terms.startsWith(prefix, termStart)) found.prefixed[row * prefixes + prefixIndexes[p]!]!++;
           }
         }
-        if (family !== S_CODE) {
-          for (const [wordPrefix, partPrefix, index] of tagged.prefixes) {
-            const prefix = isWord ? wordPrefix : partPrefix;
-            if (end - start > prefix.length && terms.startsWith(prefix, start)) found.prefixed[row * lens.prefixes.terms.length + index]!++;
-          }
-        }
-        if (isWord) length++;
+        if (family === WORD_FAMILY) length++;
       }
       start = end + 1;
     }
@@ -356,42 +383,122 @@ function sharesStemHead(word: string, matched: readonly HighlightedWord[]): bool
 
 const same = (term: string) => term;
 
+/**
+ * What a memory's word is to the matched query words, by highlightsOf's rules: each
+ * function given the word (folded, its stem only when asked for, its parts) adds the
+ * highlights it makes.
+ */
+class Highlighter {
+  readonly highlights: Highlight[] = [];
+  readonly #matched: readonly HighlightedWord[];
+  readonly #fold: (term: string) => string;
+  readonly #stem: (word: string) => string | null;
+
+  constructor(matched: readonly HighlightedWord[], fold: (term: string) => string, stem: (word: string) => string | null) {
+    this.#matched = matched;
+    this.#fold = fold;
+    this.#stem = stem;
+  }
+
+  get full(): boolean {
+    return this.highlights.length >= MAX_HIGHLIGHTS;
+  }
+
+  #isPart(term: string): boolean {
+    for (const w of this.#matched) if (w.parts.has(term)) return true;
+    return false;
+  }
+
+  /** The best way a word matches any matched word: the word itself, else its stem, else as a prefix. */
+  #kindOf(text: string, folded: string): MatchKind | null {
+    const matched = this.#matched;
+    for (const w of matched) if (folded === w.folded) return 'exact';
+    // Snowball only cuts endings: a word whose first letters no matched stem shares need not be stemmed.
+    const stem = sharesStemHead(folded, matched) ? this.#stem(text) : null;
+    if (stem !== null) {
+      const foldedStem = foldTerm(stem);
+      for (const w of matched) if (w.stems.has(foldedStem)) return 'stem';
+    }
+    for (const w of matched) if (w.prefix && folded.startsWith(w.folded)) return 'prefix';
+    return null;
+  }
+
+  word(text: string, start: number, end: number, parts: readonly WordSpan[]): void {
+    const matched = this.#matched;
+    const fold = this.#fold;
+    const folded = fold(text);
+    const kind = this.#kindOf(text, folded);
+    if (kind) {
+      this.highlights.push({ start, end, kind });
+      return;
+    }
+    for (const part of parts) {
+      const foldedPart = fold(part.text);
+      let hit = this.#isPart(foldedPart);
+      for (const w of matched) hit ||= w.folded === foldedPart || (w.prefix && foldedPart.startsWith(w.folded));
+      if (hit) this.highlights.push({ start: part.start, end: part.end, kind: 'part' });
+    }
+    if (this.#isPart(folded)) this.highlights.push({ start, end, kind: 'part' });
+  }
+}
+
+/**
+ * The first letters (lower-cased ASCII codes) a word must begin with to be any matched
+ * word, one of its stems (Snowball only cuts endings), a part of it or longer than it.
+ */
+function asciiHeads(matched: readonly HighlightedWord[]): Uint8Array {
+  const heads = new Uint8Array(128);
+  const add = (term: string) => {
+    const code = term.charCodeAt(0);
+    if (code < 128) heads[code] = 1;
+  };
+  for (const w of matched) {
+    add(w.folded);
+    w.stems.forEach(add);
+    w.parts.forEach(add);
+  }
+  return heads;
+}
+
+const lowerAscii = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
+
+/** Whether an ASCII run may split into parts (analyze.ts's MAY_SPLIT): an underscore, a digit, or an upper-case letter after the first character. */
+function maySplitAscii(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 95 || (code >= 48 && code <= 57) || (i > start && code >= 65 && code <= 90)) return true;
+  }
+  return false;
+}
+
 /** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
 export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
-  const analysed = analyseText(content);
-  // ASCII has nothing to fold.
-  const fold = isAscii(content) ? same : foldTerm;
-  // The memory's language (as its stems were indexed) only once a word needs stemming.
-  let language: StemLanguage | undefined;
-  const stemmed = (word: string) => stemOf(word, (language ??= evidentLanguage(analysed)));
-  const highlights: Highlight[] = [];
   const matched = words.map(highlightedWord);
-  const isPart = (term: string) => {
-    for (const w of matched) if (w.parts.has(term)) return true;
-    return false;
-  };
-  for (const word of analysed) {
-    if (highlights.length >= MAX_HIGHLIGHTS) break;
-    const folded = fold(word.text);
-    // Snowball only cuts endings: a word whose first letters no matched stem shares need not be stemmed.
-    const stem = sharesStemHead(folded, matched) ? stemmed(word.text) : null;
-    let kind: MatchKind | null = null;
-    for (const w of matched) {
-      if (folded === w.folded) kind = 'exact';
-      else if (kind !== 'exact' && stem !== null && w.stems.has(foldTerm(stem))) kind = 'stem';
-      else if (kind === null && w.prefix && folded.startsWith(w.folded)) kind = 'prefix';
-    }
-    if (kind) {
-      highlights.push({ start: word.start, end: word.end, kind });
-      continue;
-    }
-    for (const part of word.parts) {
-      const foldedPart = fold(part.text);
-      let hit = isPart(foldedPart);
-      for (const w of matched) hit ||= w.folded === foldedPart || (w.prefix && foldedPart.startsWith(w.folded));
-      if (hit) highlights.push({ start: part.start, end: part.end, kind: 'part' });
-    }
-    if (isPart(folded)) highlights.push({ start: word.start, end: word.end, kind: 'part' });
+  const ascii = isAscii(content);
+  // The memory's language (as its stems were indexed) only once a word needs stemming.
+  let analysed: AnalysedWord[] | undefined;
+  let language: StemLanguage | undefined;
+  const stem = (word: string) => stemOf(word, (language ??= ascii ? evidentLanguageOfAscii(content) : evidentLanguage((analysed ??= analyseText(content)))));
+  // ASCII has nothing to fold.
+  const highlighter = new Highlighter(matched, ascii ? same : foldTerm, stem);
+  if (ascii) {
+    // Words are found by character codes, and a word that can match nothing (its first
+    // letter is none of the matched words', stems' or parts', and it has no parts) is
+    // passed over without being cut out of the content or analysed.
+    const heads = asciiHeads(matched);
+    forEachAsciiWord(content, (start, end) => {
+      if (highlighter.full) return;
+      const splits = end - start > 1 && maySplitAscii(content, start, end);
+      if (!splits && heads[lowerAscii(content.charCodeAt(start))] === 0) return;
+      const run = content.slice(start, end);
+      const parts = splits ? partsOf(run, start) : NO_PARTS;
+      highlighter.word(normaliseWord(run), start, end, parts.length > 1 ? parts : NO_PARTS);
+    });
+    return highlighter.highlights;
   }
-  return highlights;
+  for (const word of (analysed ??= analyseText(content))) {
+    if (highlighter.full) break;
+    highlighter.word(word.text, word.start, word.end, word.parts);
+  }
+  return highlighter.highlights;
 }
