@@ -66,8 +66,7 @@ export function normaliseWord(raw: string): string {
   return chars.length <= MAX_WORD_CHARS ? normal : chars.slice(0, MAX_WORD_CHARS).join('');
 }
 
-/** The parts of an identifier `run` found at `offset`, with their offsets (one part when it does not split). */
-export function partsOf(run: string, offset: number): WordSpan[] {
+function partsOf(run: string, offset: number): WordSpan[] {
   const parts: WordSpan[] = [];
   let base = 0;
   for (const piece of run.split('_')) {
@@ -86,20 +85,39 @@ export function partsOf(run: string, offset: number): WordSpan[] {
 export function analyseText(text: string): AnalysedWord[] {
   if (isAscii(text)) {
     const words: AnalysedWord[] = [];
-    forEachAsciiWord(text, (start, end) => addWord(words, text.slice(start, end), start));
+    forEachAsciiWord(text, (start, end) => words.push(asciiWordAt(text, start, end)));
     return words;
   }
   return analyseTextByPattern(text);
 }
 
 /** Shared by every word that is not an identifier of several parts (nothing writes to it). */
-export const NO_PARTS: WordSpan[] = Object.freeze([]) as unknown as WordSpan[];
+const NO_PARTS: WordSpan[] = Object.freeze([]) as unknown as WordSpan[];
 
 function addWord(words: AnalysedWord[], run: string, start: number): void {
   const word = normaliseWord(run);
-  if (word.length === 0) return;
-  const parts = run.length > 1 && MAY_SPLIT.test(run) && !IDEOGRAPHIC.test(run) ? partsOf(run, start) : NO_PARTS;
-  words.push({ text: word, start, end: start + run.length, parts: parts.length > 1 ? parts : NO_PARTS });
+  if (word.length > 0) words.push(withParts(word, run, start, run.length > 1 && MAY_SPLIT.test(run) && !IDEOGRAPHIC.test(run)));
+}
+
+function withParts(text: string, run: string, start: number, maySplit: boolean): AnalysedWord {
+  const parts = maySplit ? partsOf(run, start) : NO_PARTS;
+  return { text, start, end: start + run.length, parts: parts.length > 1 ? parts : NO_PARTS };
+}
+
+/** The word analyseText finds at the ASCII run text[start, end) (one forEachAsciiWord visits). */
+export function asciiWordAt(text: string, start: number, end: number): AnalysedWord {
+  const run = text.slice(start, end);
+  return withParts(normaliseWord(run), run, start, mayAsciiRunSplit(text, start, end));
+}
+
+/** MAY_SPLIT on the ASCII run text[start, end), by character codes: an underscore, a digit, or an upper-case letter after the first character. */
+export function mayAsciiRunSplit(text: string, start: number, end: number): boolean {
+  if (end - start < 2) return false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 95 || (code >= 48 && code <= 57) || (i > start && code >= 65 && code <= 90)) return true;
+  }
+  return false;
 }
 
 /*

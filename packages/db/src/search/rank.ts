@@ -1,4 +1,4 @@
-import { analyseText, forEachAsciiWord, isAscii, normaliseWord, NO_PARTS, partsOf, type AnalysedWord, type WordSpan } from './analyze';
+import { analyseText, asciiWordAt, forEachAsciiWord, isAscii, mayAsciiRunSplit, type AnalysedWord } from './analyze';
 import { familyTag } from './memory-terms';
 import { searchTag } from './terms';
 import { evidentLanguage, evidentLanguageOfAscii, stemOf, type StemLanguage } from './language';
@@ -384,9 +384,8 @@ function sharesStemHead(word: string, matched: readonly HighlightedWord[]): bool
 const same = (term: string) => term;
 
 /**
- * What a memory's word is to the matched query words, by highlightsOf's rules: each
- * function given the word (folded, its stem only when asked for, its parts) adds the
- * highlights it makes.
+ * The highlights of a memory's words, one word at a time (in the content's order), by
+ * highlightsOf's rules; `stem` is asked for a word's stem only when one could match.
  */
 class Highlighter {
   readonly highlights: Highlight[] = [];
@@ -423,7 +422,7 @@ class Highlighter {
     return null;
   }
 
-  word(text: string, start: number, end: number, parts: readonly WordSpan[]): void {
+  word({ text, start, end, parts }: AnalysedWord): void {
     const matched = this.#matched;
     const fold = this.#fold;
     const folded = fold(text);
@@ -462,15 +461,6 @@ function asciiHeads(matched: readonly HighlightedWord[]): Uint8Array {
 
 const lowerAscii = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
 
-/** Whether an ASCII run may split into parts (analyze.ts's MAY_SPLIT): an underscore, a digit, or an upper-case letter after the first character. */
-function maySplitAscii(text: string, start: number, end: number): boolean {
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 95 || (code >= 48 && code <= 57) || (i > start && code >= 65 && code <= 90)) return true;
-  }
-  return false;
-}
-
 /** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
 export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
   const matched = words.map(highlightedWord);
@@ -488,17 +478,14 @@ export function highlightsOf(content: string, words: readonly QueryWord[]): High
     const heads = asciiHeads(matched);
     forEachAsciiWord(content, (start, end) => {
       if (highlighter.full) return;
-      const splits = end - start > 1 && maySplitAscii(content, start, end);
-      if (!splits && heads[lowerAscii(content.charCodeAt(start))] === 0) return;
-      const run = content.slice(start, end);
-      const parts = splits ? partsOf(run, start) : NO_PARTS;
-      highlighter.word(normaliseWord(run), start, end, parts.length > 1 ? parts : NO_PARTS);
+      if (heads[lowerAscii(content.charCodeAt(start))] === 0 && !mayAsciiRunSplit(content, start, end)) return;
+      highlighter.word(asciiWordAt(content, start, end));
     });
     return highlighter.highlights;
   }
   for (const word of (analysed ??= analyseText(content))) {
     if (highlighter.full) break;
-    highlighter.word(word.text, word.start, word.end, word.parts);
+    highlighter.word(word);
   }
   return highlighter.highlights;
 }
