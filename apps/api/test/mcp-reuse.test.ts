@@ -95,6 +95,8 @@ describe('MCP servers reused across requests', () => {
     expect(await version.text()).toMatch(/Unsupported protocol version/);
     // A notification is accepted without an answer; a malformed message is the SDK's error.
     expect((await post({}, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    // So is a posted response (no request of the server's awaits one).
+    expect((await post({}, { jsonrpc: '2.0', id: nextId++, result: {} })).status).toBe(202);
     const malformed = await post({}, { jsonrpc: '2.0', id: nextId++, method: 7 });
     expect(malformed.status).toBe(400);
     // A supported version in the header is served like none.

@@ -145,7 +145,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   const createHandler = async () => {
     const sdk = await loadSdk();
     const { Server, ProtocolError, ProtocolErrorCode, WebStandardStreamableHTTPServerTransport, createMcpHandler, isLegacyRequest, jsonSchemaValidator } = sdk;
-    const { classifyInboundRequest, isJSONRPCRequest, isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } = sdk;
+    const { classifyInboundRequest, isJsonContentType, SUPPORTED_PROTOCOL_VERSIONS } = sdk;
     type McpServer = InstanceType<typeof Server>;
     const callerOf = (ctx: { http?: { authInfo?: AuthInfo } }): Caller => {
       const caller = ctx.http?.authInfo?.extra?.caller as Caller | undefined;
@@ -250,7 +250,6 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     // Servers kept connected to an ExchangeTransport, by scope set, for the other single 2025 requests.
     const connected = new Map<string, { server: McpServer; transport: ExchangeTransport }[]>();
     const exchange: McpExchange = async (body, header, authInfo) => {
-      if (!isJSONRPCRequest(body) || body.method === 'initialize') return undefined;
       const route = classifyInboundRequest({
         httpMethod: 'POST',
         protocolVersionHeader: header('mcp-protocol-version'),
@@ -258,20 +257,22 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
         mcpNameHeader: header('mcp-name'),
         body,
       });
+      // `no-claim`: a 2025-era JSON-RPC request other than `initialize` (the classification
+      // checked its shape; checking it here too cost as much again).
+      if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
+      const request = body as JSONRPCRequest;
       const accept = header('accept') ?? '';
       // What the SDK's transport would refuse (406, 415) it refuses itself, with its messages.
-      if (route.kind !== 'legacy' || !accept.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(header('content-type'))) {
-        return undefined;
-      }
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(header('content-type'))) return undefined;
       // An unsupported MCP-Protocol-Version is the SDK transport's 400 to give. (Servers
       // are built with the SDK's default list of versions.)
       const version = header('mcp-protocol-version');
       if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
       const caller = callerOf({ http: { authInfo } });
       const scopes = caller.principal.scopes as readonly string[];
-      const call = body.method === 'tools/call' ? plainToolCall(body.params) : undefined;
+      const call = request.method === 'tools/call' ? plainToolCall(request.params) : undefined;
       const tool = call && surfaceFor(scopes).byName.get(call.name);
-      if (call && tool) return answerToolCall(body.id, tool, call.arguments, caller);
+      if (call && tool) return answerToolCall(request.id, tool, call.arguments, caller);
       const key = scopeSetKey(scopes);
       let pair = connected.get(key)?.pop();
       if (!pair?.transport.open) {
@@ -279,7 +280,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
         await pair.server.connect(pair.transport);
       }
       try {
-        return responseBody(body.method, await pair.transport.exchange(body, { authInfo }));
+        return responseBody(request.method, await pair.transport.exchange(request, { authInfo }));
       } finally {
         const free = connected.get(key) ?? [];
         if (pair.transport.open && free.length < MCP_LIMITS.idleServers) connected.set(key, [...free, pair]);
