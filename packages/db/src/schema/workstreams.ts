@@ -61,10 +61,7 @@ export const workstreams = mysqlTable(
   ],
 );
 
-/**
- * The append-only event ledger. Its FULLTEXT index (on `search_terms` only) lives in
- * drizzle/0004_workstream_fulltext.sql; 0014 dropped the one on `content`, which nothing used.
- */
+/** The append-only event ledger. FULLTEXT indexes live in drizzle/0004_workstream_fulltext.sql. */
 export const workstreamEvents = mysqlTable(
   'workstream_events',
   {
