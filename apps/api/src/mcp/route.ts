@@ -10,6 +10,7 @@ import { BEARER_SCHEME } from '../http/route';
 import { MCP_LIMITS } from '../limits';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { invokeTool, type InProcessCaller } from './invoke';
+import { isPlainLegacyRequest, RESERVED_META_PREFIX } from './legacy-request';
 import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { ExchangeTransport, responseBody } from './exchange-transport';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
@@ -103,7 +104,7 @@ function plainToolCall(params: unknown): { name: string; arguments: Record<strin
   if (Object.keys(rest).length > 0 || !isRecord(args) || !isRecord(meta)) return undefined;
   const token = meta.progressToken;
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
-  if (Object.keys(meta).some((key) => key.startsWith('io.modelcontextprotocol/'))) return undefined;
+  if (Object.keys(meta).some((key) => key.startsWith(RESERVED_META_PREFIX))) return undefined;
   return { name, arguments: args };
 }
 
@@ -250,16 +251,18 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     // Servers kept connected to an ExchangeTransport, by scope set, for the other single 2025 requests.
     const connected = new Map<string, { server: McpServer; transport: ExchangeTransport }[]>();
     const exchange: McpExchange = async (body, header, authInfo) => {
-      const route = classifyInboundRequest({
-        httpMethod: 'POST',
-        protocolVersionHeader: header('mcp-protocol-version'),
-        mcpMethodHeader: header('mcp-method'),
-        mcpNameHeader: header('mcp-name'),
-        body,
-      });
-      // `no-claim`: a 2025-era JSON-RPC request other than `initialize` (the classification
-      // checked its shape; checking it here too cost as much again).
-      if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
+      // A 2025-era JSON-RPC request other than `initialize`: the SDK classification's
+      // `legacy`/`no-claim` outcome, asked of it only when plain checks cannot tell.
+      if (!isPlainLegacyRequest(body, header, SUPPORTED_PROTOCOL_VERSIONS)) {
+        const route = classifyInboundRequest({
+          httpMethod: 'POST',
+          protocolVersionHeader: header('mcp-protocol-version'),
+          mcpMethodHeader: header('mcp-method'),
+          mcpNameHeader: header('mcp-name'),
+          body,
+        });
+        if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
+      }
       const request = body as JSONRPCRequest;
       const accept = header('accept') ?? '';
       // What the SDK's transport would refuse (406, 415) it refuses itself, with its messages.

@@ -1,0 +1,37 @@
+import { isRecord } from '../json';
+
+/** The `_meta` namespace the protocol reserves (its envelope claim, related tasks …). */
+export const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
+
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/** A JSON-RPC id or progress token as the SDK's schemas take them: a string or an integer. */
+const isIdLike = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
+
+/**
+ * Whether the SDK's classification of this POST (`classifyInboundRequest`) can only be a
+ * 2025-era request other than `initialize` (its `legacy`/`no-claim` outcome), told from
+ * plain checks: a JSON-RPC request (exactly `jsonrpc` "2.0", a string or integer `id`, a
+ * `method`, object `params` if any), no key of the protocol's reserved `_meta` namespace
+ * (so no 2026-07-28 envelope claim), a progress token the SDK's schema takes, and no header
+ * naming a protocol version other than one of the 2025 ones (`legacyVersions`) or a method
+ * or name. False means "ask the SDK", never "refuse": the classification costs ~45 µs of
+ * schema parsing per call, most of what a plain tools/call needs from the SDK here.
+ * test/mcp-legacy-request.test.ts holds the SDK to the same verdict.
+ */
+export function isPlainLegacyRequest(body: unknown, header: (name: string) => string | undefined, legacyVersions: readonly string[]): boolean {
+  if (!isRecord(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize' || !isIdLike(body.id)) return false;
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
+  const { params } = body;
+  if (params !== undefined) {
+    if (!isRecord(params)) return false;
+    const meta = params._meta;
+    if (meta !== undefined) {
+      if (!isRecord(meta)) return false;
+      for (const key in meta) if (key.startsWith(RESERVED_META_PREFIX)) return false;
+      if (meta.progressToken !== undefined && !isIdLike(meta.progressToken)) return false;
+    }
+  }
+  const version = header('mcp-protocol-version');
+  return (version === undefined || legacyVersions.includes(version)) && header('mcp-method') === undefined && header('mcp-name') === undefined;
+}
