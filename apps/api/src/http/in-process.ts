@@ -29,8 +29,9 @@ export function overHttp(middleware: MiddlewareHandler<AppEnv>): MiddlewareHandl
  */
 export const inProcessExchange: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { jsonBody, answer } = c.env ?? {};
-  // Hono keeps the body's promise there (its type says the value).
-  if (jsonBody !== undefined) (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(jsonBody);
+  // Hono keeps the body's promises there (its type says the values): the text, and the value
+  // its JSON validator asks for, which Hono would otherwise parse through a web Response.
+  if (jsonBody !== undefined) Object.assign(c.req.bodyCache, { text: Promise.resolve(jsonBody), json: Promise.resolve(JSON.parse(jsonBody)) });
   if (answer) {
     c.json = ((object: unknown, ...rest: Parameters<typeof c.body> extends [unknown, ...infer R] ? R : never) => {
       answer.json = object;
