@@ -3,6 +3,16 @@ import { isRecord } from '../json';
 /** The `_meta` namespace the protocol reserves (its envelope claim, related tasks …). */
 export const RESERVED_META_PREFIX = 'io.modelcontextprotocol/';
 
+/** The one 2026-07-28-era revision whose plain tools/call the bridge answers itself. */
+export const MODERN_REVISION = '2026-07-28';
+
+/**
+ * The envelope keys every 2026-07-28 request carries in `_meta` (the SDK's classification
+ * has validated them by the time they are looked at here); any other reserved key (a log
+ * level, a related task …) leaves the request to the SDK.
+ */
+export const MODERN_ENVELOPE_KEYS: readonly string[] = ['protocolVersion', 'clientCapabilities', 'clientInfo'].map((key) => `${RESERVED_META_PREFIX}${key}`);
+
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /** A JSON-RPC id or progress token as the SDK's schemas take them: a string or an integer. */
@@ -34,4 +44,28 @@ export function isPlainLegacyRequest(body: unknown, header: (name: string) => st
   }
   const version = header('mcp-protocol-version');
   return (version === undefined || legacyVersions.includes(version)) && header('mcp-method') === undefined && header('mcp-name') === undefined;
+}
+
+/**
+ * Whether a request the SDK classified as 2026-07-28-era is a plain tools/call its entry
+ * would serve as is: exactly a JSON-RPC request (string or integer id) of revision
+ * MODERN_REVISION, with the standard headers the revision asks for agreeing with the body
+ * (`MCP-Protocol-Version`, `Mcp-Method: tools/call`, `Mcp-Name` the tool's name) and no
+ * `Mcp-Param-*` header. The arguments and `_meta` are plainToolCall's to check.
+ */
+export function isPlainModernToolCall(
+  body: unknown,
+  revision: string | undefined,
+  header: (name: string) => string | undefined,
+  hasParamHeaders: boolean,
+): boolean {
+  if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !isIdLike(body.id) || !isRecord(body.params)) return false;
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
+  return (
+    revision === MODERN_REVISION &&
+    header('mcp-protocol-version') === MODERN_REVISION &&
+    header('mcp-method') === 'tools/call' &&
+    header('mcp-name') === body.params.name &&
+    !hasParamHeaders
+  );
 }

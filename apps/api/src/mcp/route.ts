@@ -10,7 +10,7 @@ import { BEARER_SCHEME } from '../http/route';
 import { MCP_LIMITS } from '../limits';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { invokeTool, type InProcessCaller } from './invoke';
-import { isPlainLegacyRequest, RESERVED_META_PREFIX } from './legacy-request';
+import { isPlainLegacyRequest, isPlainModernToolCall, MODERN_ENVELOPE_KEYS, RESERVED_META_PREFIX } from './legacy-request';
 import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { ExchangeTransport, responseBody } from './exchange-transport';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
@@ -68,7 +68,7 @@ type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Prom
  * transport it keeps (see ExchangeTransport); undefined for anything else (batches,
  * notifications, refusals), which the SDK's own transport then serves.
  */
-type McpExchange = (body: unknown, header: (name: string) => string | undefined, authInfo: AuthInfo) => Promise<string | undefined>;
+type McpExchange = (body: unknown, header: (name: string) => string | undefined, authInfo: AuthInfo, hasParamHeaders: boolean) => Promise<string | undefined>;
 
 /**
  * The MCP SDK, loaded with the first MCP request rather than at start-up, and the one JSON
@@ -95,18 +95,22 @@ function isInitialize(body: unknown): boolean {
 /**
  * The name and arguments of a tools/call whose params are plain: a name, an arguments
  * object and a `_meta` of no protocol meaning here (no key in the protocol's reserved
- * namespace, a progress token at most); undefined for anything else (a task-augmented call,
- * a malformed one), which the SDK's server then answers.
+ * namespace but the `envelope` ones its era requires, a progress token at most); undefined
+ * for anything else (a task-augmented call, a malformed one), which the SDK's server then
+ * answers.
  */
-function plainToolCall(params: unknown): { name: string; arguments: Record<string, unknown> } | undefined {
+function plainToolCall(params: unknown, envelope: readonly string[] = []): { name: string; arguments: Record<string, unknown> } | undefined {
   if (!isRecord(params) || typeof params.name !== 'string') return undefined;
   const { name, arguments: args = {}, _meta: meta = {}, ...rest } = params;
   if (Object.keys(rest).length > 0 || !isRecord(args) || !isRecord(meta)) return undefined;
   const token = meta.progressToken;
   if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
-  if (Object.keys(meta).some((key) => key.startsWith(RESERVED_META_PREFIX))) return undefined;
+  if (Object.keys(meta).some((key) => key.startsWith(RESERVED_META_PREFIX) && !envelope.includes(key))) return undefined;
   return { name, arguments: args };
 }
+
+/** What the SDK adds to every 2026-07-28 result (its encode contract): the result's kind and the server's identity. */
+const SERVER_INFO_META_KEY = `${RESERVED_META_PREFIX}serverInfo`;
 
 /** One key per set of scopes, whatever their order: what surfaces and pooled servers are kept by. */
 const scopeSetKey = (scopes: readonly string[]): string => [...scopes].sort().join(' ');
@@ -180,6 +184,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       tool: OperationTool,
       args: Record<string, unknown>,
       caller: InProcessCaller,
+      modern = false,
     ): Promise<string> => {
       let result: CallToolResult;
       try {
@@ -187,7 +192,8 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       } catch (error) {
         return JSON.stringify({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message: (error as Error).message ?? 'Internal error' } });
       }
-      return responseBody('tools/call', { jsonrpc: '2.0', id, result });
+      const answer = modern ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: options.serverInfo } } : result;
+      return responseBody('tools/call', { jsonrpc: '2.0', id, result: answer });
     };
 
     // A low-level Server holds nothing of a caller (its handlers read the caller from each
@@ -250,9 +256,11 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
 
     // Servers kept connected to an ExchangeTransport, by scope set, for the other single 2025 requests.
     const connected = new Map<string, { server: McpServer; transport: ExchangeTransport }[]>();
-    const exchange: McpExchange = async (body, header, authInfo) => {
+    const exchange: McpExchange = async (body, header, authInfo, hasParamHeaders) => {
       // A 2025-era JSON-RPC request other than `initialize`: the SDK classification's
-      // `legacy`/`no-claim` outcome, asked of it only when plain checks cannot tell.
+      // `legacy`/`no-claim` outcome, asked of it only when plain checks cannot tell. Of the
+      // 2026-07-28 era, only a plain tools/call is answered here.
+      let modern = false;
       if (!isPlainLegacyRequest(body, header, SUPPORTED_PROTOCOL_VERSIONS)) {
         const route = classifyInboundRequest({
           httpMethod: 'POST',
@@ -261,12 +269,21 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
           mcpNameHeader: header('mcp-name'),
           body,
         });
-        if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
+        if (route.kind === 'modern' && route.messageKind === 'request') {
+          if (!isPlainModernToolCall(body, route.classification.revision, header, hasParamHeaders)) return undefined;
+          modern = true;
+        } else if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
       }
       const request = body as JSONRPCRequest;
       const accept = header('accept') ?? '';
       // What the SDK's transport would refuse (406, 415) it refuses itself, with its messages.
       if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(header('content-type'))) return undefined;
+      if (modern) {
+        const caller = callerOf({ http: { authInfo } });
+        const call = plainToolCall(request.params, MODERN_ENVELOPE_KEYS);
+        const tool = call && surfaceFor(caller.principal.scopes as readonly string[]).byName.get(call.name);
+        return call && tool ? answerToolCall(request.id, tool, call.arguments, caller, true) : undefined;
+      }
       // An unsupported MCP-Protocol-Version is the SDK transport's 400 to give. (Servers
       // are built with the SDK's default list of versions.)
       const version = header('mcp-protocol-version');
@@ -322,7 +339,9 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       reusable: !isInitialize(parsedBody),
     };
     const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
-    const exchanged = parsedBody === undefined ? undefined : await mcp.exchange(parsedBody, (name) => c.req.header(name), authInfo);
+    let hasParamHeaders = false;
+    for (const name of c.req.raw.headers.keys()) if (name.startsWith('mcp-param-')) hasParamHeaders = true;
+    const exchanged = parsedBody === undefined ? undefined : await mcp.exchange(parsedBody, (name) => c.req.header(name), authInfo, hasParamHeaders);
     if (exchanged !== undefined) return c.body(exchanged, 200, { 'content-type': 'application/json' });
     const response =
       parsedBody === undefined
