@@ -1,6 +1,6 @@
 import { classifyInboundRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { isPlainLegacyRequest } from '../src/mcp/legacy-request';
+import { isPlainLegacyRequest } from '../src/mcp/plain-request';
 
 type Headers = Record<string, string>;
 

@@ -10,7 +10,7 @@ import { BEARER_SCHEME } from '../http/route';
 import { MCP_LIMITS } from '../limits';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { invokeTool, type InProcessCaller } from './invoke';
-import { isPlainLegacyRequest, isPlainModernToolCall, MODERN_ENVELOPE_KEYS, RESERVED_META_PREFIX } from './legacy-request';
+import { isPlainLegacyRequest, isPlainModernToolCall, MODERN_ENVELOPE_KEYS, RESERVED_META_PREFIX } from './plain-request';
 import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { ExchangeTransport, responseBody } from './exchange-transport';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
@@ -65,8 +65,9 @@ type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Prom
 /**
  * The JSON body answering a single 2025-era JSON-RPC request (not `initialize`): a plain
  * tools/call answered directly (answerToolCall), any other request by a pooled server on a
- * transport it keeps (see ExchangeTransport); undefined for anything else (batches,
- * notifications, refusals), which the SDK's own transport then serves.
+ * transport it keeps (see ExchangeTransport); or a plain 2026-07-28 tools/call, answered
+ * directly too; undefined for anything else (batches, notifications, other 2026-07-28
+ * requests, refusals), which the SDK's own handlers then serve.
  */
 type McpExchange = (body: unknown, header: (name: string) => string | undefined, authInfo: AuthInfo, hasParamHeaders: boolean) => Promise<string | undefined>;
 

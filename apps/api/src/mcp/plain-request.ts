@@ -52,6 +52,7 @@ export function isPlainLegacyRequest(body: unknown, header: (name: string) => st
  * MODERN_REVISION, with the standard headers the revision asks for agreeing with the body
  * (`MCP-Protocol-Version`, `Mcp-Method: tools/call`, `Mcp-Name` the tool's name) and no
  * `Mcp-Param-*` header. The arguments and `_meta` are plainToolCall's to check.
+ * test/mcp-protocol.test.ts holds the answers so given equal to the SDK's.
  */
 export function isPlainModernToolCall(
   body: unknown,
