@@ -122,11 +122,14 @@ describe('MCP 2026-07-28 over plain HTTP', () => {
         expect(direct).toMatchObject({ status: 200, body: { id: `modern-direct-${n}`, result: { resultType: 'complete', content: [{ type: 'text' }] } } });
       }
       expect(connects).toHaveBeenCalled();
-      // What the SDK's entry refuses stays refused: an Mcp-Name other than the tool's, or none.
+      // What the SDK's entry refuses stays refused: an Mcp-Name other than the tool's, or none,
+      // and a progress token its schema does not take.
       for (const name of ['getMemory', undefined]) {
         const refused = await post(calls[0]!, {}, 'modern-name', { 'mcp-name': name });
         expect(refused).toMatchObject({ status: 400, body: { id: 'modern-name', error: { code: expect.any(Number) } } });
       }
+      const fractional = await post(calls[0]!, { progressToken: 1.5 }, 'modern-token');
+      expect(fractional).toMatchObject({ body: { id: 'modern-token', error: { code: expect.any(Number) } } });
     } finally {
       connects.mockRestore();
     }

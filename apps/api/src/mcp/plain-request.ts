@@ -16,7 +16,14 @@ export const MODERN_ENVELOPE_KEYS: readonly string[] = ['protocolVersion', 'clie
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /** A JSON-RPC id or progress token as the SDK's schemas take them: a string or an integer. */
-const isIdLike = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
+export const isIdLike = (value: unknown): boolean => typeof value === 'string' || Number.isSafeInteger(value);
+
+/** Exactly a JSON-RPC request as the SDK's schema takes one: `jsonrpc` "2.0", an id, a method, object params if any, nothing else. */
+function isPlainJsonRpcRequest(body: unknown): body is { id: string | number; method: string; params?: Record<string, unknown> } {
+  if (!isRecord(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || !isIdLike(body.id)) return false;
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
+  return body.params === undefined || isRecord(body.params);
+}
 
 /**
  * Whether the SDK's classification of this POST (`classifyInboundRequest`) can only be a
@@ -30,17 +37,12 @@ const isIdLike = (value: unknown): boolean => typeof value === 'string' || Numbe
  * test/mcp-legacy-request.test.ts holds the SDK to the same verdict.
  */
 export function isPlainLegacyRequest(body: unknown, header: (name: string) => string | undefined, legacyVersions: readonly string[]): boolean {
-  if (!isRecord(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string' || body.method === 'initialize' || !isIdLike(body.id)) return false;
-  for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
-  const { params } = body;
-  if (params !== undefined) {
-    if (!isRecord(params)) return false;
-    const meta = params._meta;
-    if (meta !== undefined) {
-      if (!isRecord(meta)) return false;
-      for (const key in meta) if (key.startsWith(RESERVED_META_PREFIX)) return false;
-      if (meta.progressToken !== undefined && !isIdLike(meta.progressToken)) return false;
-    }
+  if (!isPlainJsonRpcRequest(body) || body.method === 'initialize') return false;
+  const meta = body.params?._meta;
+  if (meta !== undefined) {
+    if (!isRecord(meta)) return false;
+    for (const key in meta) if (key.startsWith(RESERVED_META_PREFIX)) return false;
+    if (meta.progressToken !== undefined && !isIdLike(meta.progressToken)) return false;
   }
   const version = header('mcp-protocol-version');
   return (version === undefined || legacyVersions.includes(version)) && header('mcp-method') === undefined && header('mcp-name') === undefined;
@@ -58,15 +60,11 @@ export function isPlainModernToolCall(
   body: unknown,
   revision: string | undefined,
   header: (name: string) => string | undefined,
-  hasParamHeaders: boolean,
+  headerNames: Iterable<string>,
 ): boolean {
-  if (!isRecord(body) || body.jsonrpc !== '2.0' || body.method !== 'tools/call' || !isIdLike(body.id) || !isRecord(body.params)) return false;
-  for (const key in body) if (!REQUEST_KEYS.has(key)) return false;
-  return (
-    revision === MODERN_REVISION &&
-    header('mcp-protocol-version') === MODERN_REVISION &&
-    header('mcp-method') === 'tools/call' &&
-    header('mcp-name') === body.params.name &&
-    !hasParamHeaders
-  );
+  if (!isPlainJsonRpcRequest(body) || body.method !== 'tools/call' || body.params === undefined) return false;
+  if (revision !== MODERN_REVISION || header('mcp-protocol-version') !== MODERN_REVISION || header('mcp-method') !== 'tools/call') return false;
+  if (header('mcp-name') !== body.params.name) return false;
+  for (const name of headerNames) if (name.startsWith('mcp-param-')) return false;
+  return true;
 }

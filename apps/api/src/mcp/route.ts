@@ -10,7 +10,7 @@ import { BEARER_SCHEME } from '../http/route';
 import { MCP_LIMITS } from '../limits';
 import { SERVER_INSTRUCTIONS } from './instructions';
 import { invokeTool, type InProcessCaller } from './invoke';
-import { isPlainLegacyRequest, isPlainModernToolCall, MODERN_ENVELOPE_KEYS, RESERVED_META_PREFIX } from './plain-request';
+import { isIdLike, isPlainLegacyRequest, isPlainModernToolCall, MODERN_ENVELOPE_KEYS, RESERVED_META_PREFIX } from './plain-request';
 import { MEMORY_RESOURCE_SCOPES, serveMemoryResources } from './memory-resources';
 import { ExchangeTransport, responseBody } from './exchange-transport';
 import { buildToolCatalog, type OpenApiDocument, type OperationTool } from './openapi-tools';
@@ -69,7 +69,7 @@ type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Prom
  * directly too; undefined for anything else (batches, notifications, other 2026-07-28
  * requests, refusals), which the SDK's own handlers then serve.
  */
-type McpExchange = (body: unknown, header: (name: string) => string | undefined, authInfo: AuthInfo, hasParamHeaders: boolean) => Promise<string | undefined>;
+type McpExchange = (body: unknown, headers: Headers, authInfo: AuthInfo) => Promise<string | undefined>;
 
 /**
  * The MCP SDK, loaded with the first MCP request rather than at start-up, and the one JSON
@@ -104,13 +104,12 @@ function plainToolCall(params: unknown, envelope: readonly string[] = []): { nam
   if (!isRecord(params) || typeof params.name !== 'string') return undefined;
   const { name, arguments: args = {}, _meta: meta = {}, ...rest } = params;
   if (Object.keys(rest).length > 0 || !isRecord(args) || !isRecord(meta)) return undefined;
-  const token = meta.progressToken;
-  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return undefined;
+  if (meta.progressToken !== undefined && !isIdLike(meta.progressToken)) return undefined;
   if (Object.keys(meta).some((key) => key.startsWith(RESERVED_META_PREFIX) && !envelope.includes(key))) return undefined;
   return { name, arguments: args };
 }
 
-/** What the SDK adds to every 2026-07-28 result (its encode contract): the result's kind and the server's identity. */
+/** Where the SDK's encoder puts the server's identity in every 2026-07-28 result's `_meta`. */
 const SERVER_INFO_META_KEY = `${RESERVED_META_PREFIX}serverInfo`;
 
 /** One key per set of scopes, whatever their order: what surfaces and pooled servers are kept by. */
@@ -193,6 +192,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       } catch (error) {
         return JSON.stringify({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message: (error as Error).message ?? 'Internal error' } });
       }
+      // A 2026-07-28 result carries what the SDK's encoder stamps on it: its kind and the server's identity.
       const answer = modern ? { ...result, resultType: 'complete', _meta: { [SERVER_INFO_META_KEY]: options.serverInfo } } : result;
       return responseBody('tools/call', { jsonrpc: '2.0', id, result: answer });
     };
@@ -257,7 +257,8 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
 
     // Servers kept connected to an ExchangeTransport, by scope set, for the other single 2025 requests.
     const connected = new Map<string, { server: McpServer; transport: ExchangeTransport }[]>();
-    const exchange: McpExchange = async (body, header, authInfo, hasParamHeaders) => {
+    const exchange: McpExchange = async (body, headers, authInfo) => {
+      const header = (name: string) => headers.get(name) ?? undefined;
       // A 2025-era JSON-RPC request other than `initialize`: the SDK classification's
       // `legacy`/`no-claim` outcome, asked of it only when plain checks cannot tell. Of the
       // 2026-07-28 era, only a plain tools/call is answered here.
@@ -271,7 +272,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
           body,
         });
         if (route.kind === 'modern' && route.messageKind === 'request') {
-          if (!isPlainModernToolCall(body, route.classification.revision, header, hasParamHeaders)) return undefined;
+          if (!isPlainModernToolCall(body, route.classification.revision, header, headers.keys())) return undefined;
           modern = true;
         } else if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
       }
@@ -279,21 +280,17 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       const accept = header('accept') ?? '';
       // What the SDK's transport would refuse (406, 415) it refuses itself, with its messages.
       if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !isJsonContentType(header('content-type'))) return undefined;
-      if (modern) {
-        const caller = callerOf({ http: { authInfo } });
-        const call = plainToolCall(request.params, MODERN_ENVELOPE_KEYS);
-        const tool = call && surfaceFor(caller.principal.scopes as readonly string[]).byName.get(call.name);
-        return call && tool ? answerToolCall(request.id, tool, call.arguments, caller, true) : undefined;
-      }
-      // An unsupported MCP-Protocol-Version is the SDK transport's 400 to give. (Servers
-      // are built with the SDK's default list of versions.)
+      // An unsupported 2025-era MCP-Protocol-Version is the SDK transport's 400 to give.
+      // (Servers are built with the SDK's default list of versions.)
       const version = header('mcp-protocol-version');
-      if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+      if (!modern && version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
       const caller = callerOf({ http: { authInfo } });
       const scopes = caller.principal.scopes as readonly string[];
-      const call = request.method === 'tools/call' ? plainToolCall(request.params) : undefined;
+      const call = request.method === 'tools/call' ? plainToolCall(request.params, modern ? MODERN_ENVELOPE_KEYS : []) : undefined;
       const tool = call && surfaceFor(scopes).byName.get(call.name);
-      if (call && tool) return answerToolCall(request.id, tool, call.arguments, caller);
+      if (call && tool) return answerToolCall(request.id, tool, call.arguments, caller, modern);
+      // Of the 2026-07-28 era only that call is ours; the pooled servers below speak 2025.
+      if (modern) return undefined;
       const key = scopeSetKey(scopes);
       let pair = connected.get(key)?.pop();
       if (!pair?.transport.open) {
@@ -340,9 +337,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       reusable: !isInitialize(parsedBody),
     };
     const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
-    let hasParamHeaders = false;
-    for (const name of c.req.raw.headers.keys()) if (name.startsWith('mcp-param-')) hasParamHeaders = true;
-    const exchanged = parsedBody === undefined ? undefined : await mcp.exchange(parsedBody, (name) => c.req.header(name), authInfo, hasParamHeaders);
+    const exchanged = parsedBody === undefined ? undefined : await mcp.exchange(parsedBody, c.req.raw.headers, authInfo);
     if (exchanged !== undefined) return c.body(exchanged, 200, { 'content-type': 'application/json' });
     const response =
       parsedBody === undefined
