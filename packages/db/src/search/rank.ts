@@ -2,7 +2,7 @@ import { analyseText, asciiWordAt, forEachAsciiWord, isAscii, mayAsciiRunSplit, 
 import { familyTag } from './memory-terms';
 import { searchTag } from './terms';
 import { evidentLanguage, evidentLanguageOfAscii, stemOf, type StemLanguage } from './language';
-import type { QueryWord, SearchQuery } from './query';
+import { MAX_QUERY_WORDS, type QueryWord, type SearchQuery } from './query';
 import { foldTerm, type OwnersStats } from './stats';
 
 /**
@@ -14,9 +14,6 @@ import { foldTerm, type OwnersStats } from './stats';
  */
 
 export type MatchKind = 'exact' | 'stem' | 'part' | 'prefix';
-/** The ways of matching, best first: of equally good ways, the first is the word's. */
-const MATCH_KINDS: readonly MatchKind[] = ['exact', 'stem', 'part', 'prefix'];
-
 /** How much each way of matching counts, relative to the word itself. */
 export const MATCH_WEIGHTS: Record<MatchKind, number> = { exact: 1, stem: 0.7, part: 0.5, prefix: 0.35 };
 /** BM25 term-frequency saturation and length normalisation (the usual values). */
@@ -232,6 +229,19 @@ function findingsOf(rows: readonly { searchTerms: string }[], lens: Lens, withPo
   return found;
 }
 
+// rankCandidates keeps the words and phrases a candidate matched in 32-bit sets.
+if (MAX_QUERY_WORDS > 32) throw new Error('MAX_QUERY_WORDS is more than a 32-bit set holds');
+
+/** A candidate's score and what it matched (bit i: query word or phrase i). */
+interface Scored<T> {
+  row: T;
+  raw: number;
+  exactWords: number;
+  matched: number;
+  wordSet: number;
+  phraseSet: number;
+}
+
 /** BM25's saturated term frequency, for a document whose length normalisation is `norm`. */
 const saturate = (tf: number, norm: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + norm));
 
@@ -297,58 +307,57 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
     for (let i = 0; i < w.partWords.length; i++) sum += w.partsIdf[i]! * saturate(found.wordCounts[r * nWords + w.partWords[i]!]! + found.parts[r * nParts + w.partParts[i]!]!, norm);
     return sum / w.partWords.length;
   };
+  const hasStem = (w: (typeof words)[number], r: number) => {
+    for (const stem of w.stems) if (found.stems[r * nStems + stem] === 1) return true;
+    return false;
+  };
 
-  const scored = rows.map((row, r) => {
+  // Which words and phrases a candidate matched are bit sets (a query has at most
+  // MAX_QUERY_WORDS of each): the lists are made for the returned candidates only.
+  const scored: Scored<T>[] = [];
+  for (let r = 0; r < rows.length; r++) {
     const norm = K1 * (1 - B + (B * found.lengths[r]!) / averageLength);
     let raw = 0;
     let exactWords = 0;
-    const matched: QueryWord[] = [];
-    for (const w of words) {
-      // Each way of matching, weighted; the word's is the best, the first of equals in
-      // MATCH_KINDS' order (exact, stem, part, prefix).
-      const weighted = [
-        w.wordIdf * saturate(found.wordCounts[r * nWords + w.exact]!, norm),
-        w.stems.some((stem) => found.stems[r * nStems + stem] === 1) ? w.wordIdf * saturate(1, norm) : 0,
-        Math.max(found.parts[r * nParts + w.asPart] === 1 ? w.wordIdf * saturate(1, norm) : 0, partsScore(w, r, norm)),
-        w.wordIdf * saturate(w.prefix >= 0 ? found.prefixed[r * nPrefixes + w.prefix]! : 0, norm),
-      ];
-      let kind = -1;
-      let best = 0;
-      for (let k = 0; k < MATCH_KINDS.length; k++) {
-        const value = weighted[k]! * MATCH_WEIGHTS[MATCH_KINDS[k]!];
-        if (value > best) {
-          kind = k;
-          best = value;
-        }
-      }
-      if (kind >= 0) {
+    let matched = 0;
+    let wordSet = 0;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      // Each way of matching, weighted; the word's is the best (of equals, the word itself).
+      const exact = w.wordIdf * saturate(found.wordCounts[r * nWords + w.exact]!, norm) * MATCH_WEIGHTS.exact;
+      const stem = (hasStem(w, r) ? w.wordIdf * saturate(1, norm) : 0) * MATCH_WEIGHTS.stem;
+      const part = Math.max(found.parts[r * nParts + w.asPart] === 1 ? w.wordIdf * saturate(1, norm) : 0, partsScore(w, r, norm)) * MATCH_WEIGHTS.part;
+      const prefix = w.wordIdf * saturate(w.prefix >= 0 ? found.prefixed[r * nPrefixes + w.prefix]! : 0, norm) * MATCH_WEIGHTS.prefix;
+      const best = Math.max(exact, stem, part, prefix);
+      if (best > 0) {
         raw += best;
-        matched.push(w.word);
-        if (kind === 0) exactWords++;
+        matched++;
+        wordSet |= 1 << i;
+        if (exact === best) exactWords++;
       }
     }
-    const phrases: string[] = [];
-    query.phrases.forEach((phrase, i) => {
+    let phraseSet = 0;
+    for (let i = 0; i < query.phrases.length; i++) {
       if (containsPhrase(r, phraseSlots[i]!)) {
         raw += phraseBonus[i]!;
-        phrases.push(phrase.words.join(' '));
+        phraseSet |= 1 << i;
       }
-    });
-    return { row, raw, exactWords, matched, phrases };
-  });
+    }
+    if (raw > 0) scored.push({ row: rows[r]!, raw, exactWords, matched, wordSet, phraseSet });
+  }
   // Best score first; among equal scores the memory matching more words, then more of
   // them exactly, then the newest (ids grow with time).
   const rounded = (value: number) => Math.round(value * 1e9);
-  scored.sort((a, b) => rounded(b.raw) - rounded(a.raw) || b.matched.length - a.matched.length || b.exactWords - a.exactWords || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
-  return scored
-    .filter((s) => s.raw > 0)
-    .slice(0, limit)
-    .map((s) => ({
+  scored.sort((a, b) => rounded(b.raw) - rounded(a.raw) || b.matched - a.matched || b.exactWords - a.exactWords || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
+  return scored.slice(0, limit).map((s) => {
+    const matched = query.words.filter((_, i) => (s.wordSet & (1 << i)) !== 0);
+    return {
       row: s.row,
       score: ideal > 0 ? Math.min(1, Math.round((s.raw / ideal) * 1e4) / 1e4) : 0,
-      matched: s.matched,
-      match: { terms: s.matched.map((w) => w.text), phrases: s.phrases },
-    }));
+      matched,
+      match: { terms: matched.map((w) => w.text), phrases: query.phrases.filter((_, i) => (s.phraseSet & (1 << i)) !== 0).map((phrase) => phrase.words.join(' ')) },
+    };
+  });
 }
 
 /** A matched query word as highlighting compares it (folded), made once per word. */
