@@ -72,20 +72,44 @@ function firstLanguage(score: readonly number[]): StemLanguage {
   return STEM_LANGUAGES[best]!;
 }
 
-/** The longest marker word: a longer word points nowhere. */
-const LONGEST_MARKER = Math.max(...[...MARKER_LANGUAGES.keys()].map((word) => word.length));
+/**
+ * An ASCII word of letters only, lower-cased, as a number (5 bits a letter, a = 1): the
+ * key marker words of ASCII letters are looked up by in ASCII text, without cutting the
+ * word out. -1 for anything else.
+ */
+const PACKED_LETTERS = 6;
+function packedLetters(text: string, start: number, end: number): number {
+  if (end - start > PACKED_LETTERS) return -1;
+  let key = 0;
+  for (let i = start; i < end; i++) {
+    const lower = text.charCodeAt(i) | 0x20;
+    if (lower < 97 || lower > 122) return -1;
+    key = key * 32 + (lower - 96);
+  }
+  return key;
+}
+
+/** MARKER_LANGUAGES of the markers written in ASCII letters, by packedLetters. */
+const ASCII_MARKER_LANGUAGES = new Map<number, number[]>();
+for (const [word, languages] of MARKER_LANGUAGES) {
+  if (!/^[a-z]+$/.test(word)) continue;
+  const key = packedLetters(word, 0, word.length);
+  if (key < 0) throw new Error(`marker "${word}" is longer than ${PACKED_LETTERS} letters`);
+  ASCII_MARKER_LANGUAGES.set(key, languages);
+}
 
 /**
  * evidentLanguage of an ASCII text's words (analyseText's), found without analysing the
- * text: only its words short enough to be markers are cut out (an ASCII word has no
- * letter hints, and lower-casing is all its normalisation does to one that short).
+ * text: an ASCII word has no letter hints, lower-casing is all its normalisation does to
+ * one short enough to be a marker, and a marker's letters are looked up where they stand.
  */
 export function evidentLanguageOfAscii(text: string): StemLanguage {
-  const short: string[] = [];
+  const score: number[] = STEM_LANGUAGES.map(() => 0);
   forEachAsciiWord(text, (start, end) => {
-    if (end - start <= LONGEST_MARKER) short.push(text.slice(start, end).toLowerCase());
+    const languages = ASCII_MARKER_LANGUAGES.get(packedLetters(text, start, end));
+    if (languages) for (const language of languages) score[language]! += 1;
   });
-  return firstLanguage(languageScores(short));
+  return firstLanguage(score);
 }
 
 /** Words with no letters to stem (numbers, ideographs) are left out of the stem family. */
