@@ -3,10 +3,8 @@ import { alternate, httpLoad, recorder, ROUNDS, type Measurement, type Recorder 
 import type { Tenant } from '../seed';
 import { memoryText, seededRandom } from '../corpus';
 import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
-import { BATCH, batchEvent, singlePost, waitForArchive } from './ingestion';
+import { ARCHIVE_WAIT_MS, BATCH, batchEvent, singlePost, waitForArchive } from './ingestion';
 
-/** How long to wait for the archive to catch up before measuring regardless. */
-const ARCHIVE_WAIT_MS = 60_000;
 
 /** Linux's USER_HZ: /proc CPU times are in these ticks. */
 const TICKS_PER_SECOND = 100;

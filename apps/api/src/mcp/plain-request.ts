@@ -56,15 +56,10 @@ export function isPlainLegacyRequest(body: unknown, header: (name: string) => st
  * `Mcp-Param-*` header. The arguments and `_meta` are plainToolCall's to check.
  * test/mcp-protocol.test.ts holds the answers so given equal to the SDK's.
  */
-export function isPlainModernToolCall(
-  body: unknown,
-  revision: string | undefined,
-  header: (name: string) => string | undefined,
-  headerNames: Iterable<string>,
-): boolean {
+export function isPlainModernToolCall(body: unknown, revision: string | undefined, headers: Headers): boolean {
   if (!isPlainJsonRpcRequest(body) || body.method !== 'tools/call' || body.params === undefined) return false;
-  if (revision !== MODERN_REVISION || header('mcp-protocol-version') !== MODERN_REVISION || header('mcp-method') !== 'tools/call') return false;
-  if (header('mcp-name') !== body.params.name) return false;
-  for (const name of headerNames) if (name.startsWith('mcp-param-')) return false;
+  if (revision !== MODERN_REVISION || headers.get('mcp-protocol-version') !== MODERN_REVISION || headers.get('mcp-method') !== 'tools/call') return false;
+  if (headers.get('mcp-name') !== body.params.name) return false;
+  for (const name of headers.keys()) if (name.startsWith('mcp-param-')) return false;
   return true;
 }

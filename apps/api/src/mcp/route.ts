@@ -272,7 +272,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
           body,
         });
         if (route.kind === 'modern' && route.messageKind === 'request') {
-          if (!isPlainModernToolCall(body, route.classification.revision, header, headers.keys())) return undefined;
+          if (!isPlainModernToolCall(body, route.classification.revision, headers)) return undefined;
           modern = true;
         } else if (route.kind !== 'legacy' || route.reason !== 'no-claim') return undefined;
       }
