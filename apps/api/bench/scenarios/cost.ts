@@ -5,7 +5,6 @@ import { memoryText, seededRandom } from '../corpus';
 import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
 import { ARCHIVE_WAIT_MS, BATCH, batchEvent, singlePost, waitForArchive } from './ingestion';
 
-
 /** Linux's USER_HZ: /proc CPU times are in these ticks. */
 const TICKS_PER_SECOND = 100;
 

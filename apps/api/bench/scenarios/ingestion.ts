@@ -40,6 +40,9 @@ export function batchEvent(run: string, i: number, session?: number): { harness:
   return { harness: 'claude-code', payload: hookPayload(`${run}b`, i, session), idempotency_key: `${run}-b-${i}` };
 }
 
+/** How long a scenario waits for the archive to catch up before measuring regardless. */
+export const ARCHIVE_WAIT_MS = 60_000;
+
 /** Waits until the archive holds every event of `orgId` (of every org when null): false at the deadline. */
 export async function waitForArchive(ctx: BenchContext, orgId: string | null, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -82,9 +85,6 @@ async function archivedLines(store: ObjectStore, orgId: string): Promise<number>
  * Scenario 3: hook ingestion at concurrency 32 — single posts, then batches of 256 — with
  * the S3 driver, then how long events waited to be archived, and whether any went missing.
  */
-/** How long a scenario waits for the archive to catch up before measuring regardless. */
-export const ARCHIVE_WAIT_MS = 60_000;
-
 export async function ingestion(ctx: BenchContext, tenant: Tenant, store: ObjectStore): Promise<ScenarioReport> {
   const concurrency = ctx.scale.ingestConcurrency;
   const headers = { authorization: `Bearer ${tenant.key}`, 'content-type': 'application/json' };
