@@ -95,9 +95,9 @@ export async function startService(env: Record<string, string>): Promise<Running
 }
 
 /** bare-server.ts as a child process (TypeScript through tsx, as the benchmark itself runs). */
-export async function startBareServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startBareServer(env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const { url, child } = await spawnListening(['--import', 'tsx', BARE_SERVER], env);
-  return { url, stop: () => stopped(child) };
+  return { url, pid: child.pid!, stop: () => stopped(child) };
 }
 
 /** Samples a process's RSS every `everyMs` while `work` runs; returns the work's result and the peak. */

@@ -1,9 +1,10 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEARCH_TERMS_VERSION, memory, memorySearchTerms, newId, searchTag } from '@memory-bank/db';
 import { applyStatsDelta, statsDeltaOf } from '@memory-bank/db/system';
 import { memoryText, seededRandom } from '../corpus';
+import { databasePids, noCpuSpent, perOperation, withCpu, type CpuSpent } from '../cpu';
 import { alternate, closedLoop, httpLoad, recorder, ROUNDS, type Measurement, type Recorder } from '../load';
 import { startBareServer, withPeakRss } from '../service';
 import { ratio, type BenchContext, type ScenarioReport } from './context';
@@ -35,6 +36,8 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
   const plansFile = join(tmpdir(), `memory-bank-bench-plans-${process.pid}.json`);
   writeFileSync(plansFile, JSON.stringify({ auth: probeAuthStatement, searches: plans }));
   const bare = await startBareServer({ DATABASE_URL: ctx.databaseUrl, POOL_SIZE: String(ctx.poolSize), PLANS_FILE: plansFile });
+  const database = databasePids();
+  const notes: string[] = [];
   try {
     for (const concurrency of ctx.scale.concurrency) {
       const common = { concurrency, seconds: ctx.scale.seconds / ROUNDS };
@@ -106,7 +109,16 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
       };
       // Every workload warmed up (unrecorded) before any is measured, at the first concurrency.
       if (concurrency === ctx.scale.concurrency[0]) for (const run of Object.values(workloads)) await run(recorder());
-      const load = () => alternate(ROUNDS, (Object.keys(workloads) as (keyof typeof recorders)[]).map((name) => async () => (result[name] = await workloads[name](recorders[name]))));
+      // The CPU each workload's rounds took: the process serving it (none for the raw driver), the database, this process.
+      const serving: Record<keyof typeof recorders, number | null> = { searchApi: ctx.service.pid, searchRaw: null, searchBare: bare.pid, saveApi: ctx.service.pid, saveRaw: null };
+      const cpu = Object.fromEntries(Object.entries(serving).map(([name, pid]) => [name, noCpuSpent(pid !== null)])) as Record<keyof typeof recorders, CpuSpent>;
+      const load = () =>
+        alternate(
+          ROUNDS,
+          (Object.keys(workloads) as (keyof typeof recorders)[]).map((name) => async () => {
+            result[name] = await withCpu(cpu[name], serving[name], database, () => workloads[name](recorders[name]));
+          }),
+        );
       const { peak } = await withPeakRss(ctx.service.pid, load);
       ctx.peakRss['api-vs-raw'] = Math.max(ctx.peakRss['api-vs-raw'] ?? 0, peak);
       measurements.push(result.searchApi, result.searchRaw, result.searchBare, result.saveApi, result.saveRaw);
@@ -115,6 +127,18 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
       ratios.push(ratio(`search throughput API ÷ mysql2 @${concurrency}`, search, '≥ 0.8', search >= 0.8));
       ratios.push(ratio(`search throughput bare HTTP server ÷ mysql2 @${concurrency} (HTTP alone, for comparison)`, result.searchBare.throughput / result.searchRaw.throughput, '—', true));
       ratios.push(ratio(`save throughput API ÷ mysql2 @${concurrency}`, save, '≥ 0.8', save >= 0.8));
+      const per = (name: keyof typeof recorders) => {
+        const { requests } = result[name];
+        const ms = (value: number | null) => perOperation(value, requests)?.toFixed(3) ?? '–';
+        return `${result[name].name} ${ms(cpu[name].serving)} · ${ms(cpu[name].database)} · ${ms(cpu[name].here)}`;
+      };
+      const servingPer = (name: 'searchApi' | 'searchBare' | 'saveApi') => perOperation(cpu[name].serving, result[name].requests) ?? Number.NaN;
+      ratios.push(ratio(`search via API @${concurrency}: service CPU ms per search (at saturation)`, servingPer('searchApi'), '—', true));
+      ratios.push(ratio(`search via a bare HTTP server @${concurrency}: its CPU ms per search (at saturation)`, servingPer('searchBare'), '—', true));
+      ratios.push(ratio(`save via API @${concurrency}: service CPU ms per save (at saturation)`, servingPer('saveApi'), '—', true));
+      notes.push(
+        `CPU ms per operation @${concurrency}, serving process · database · benchmark process (load generator, or the mysql2 side's client): ${(Object.keys(workloads) as (keyof typeof recorders)[]).map(per).join('; ')}. With everything on this machine's ${availableParallelism()} cores, throughput ≈ cores × 1,000 ÷ their sum.`,
+      );
     }
   } finally {
     await bare.stop();
@@ -125,6 +149,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     measurements,
     ratios,
     notes: [
+      ...notes,
       `Each workload was warmed up, then ran in ${ROUNDS} alternating rounds (search API, search mysql2, search bare HTTP server, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
       `bare HTTP server: node:http and the same pool, per request the mysql2 side's statements for one search (the key lookup once per ${KEY_CACHE_MS} ms), the first 20 candidates' memory columns answered as JSON; no authentication, ranking or highlights (apps/api/bench/bare-server.ts).`,
       `mysql2 side: per search the API's own statements (the search, with the owners' statistics in it; contexts when a result has some) with the rows serialised to JSON, per save the INSERT and the owner's search statistics, the key lookup once a second as the API's key cache makes it (API_KEY_CACHE_MS), on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,

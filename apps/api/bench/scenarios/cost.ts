@@ -1,39 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { databasePids, noCpuSpent, perOperation, withCpu } from '../cpu';
 import { alternate, httpLoad, recorder, ROUNDS, type Measurement, type Recorder } from '../load';
 import type { Tenant } from '../seed';
 import { memoryText, seededRandom } from '../corpus';
 import { ratio, type BenchContext, type Ratio, type ScenarioReport } from './context';
 import { ARCHIVE_WAIT_MS, BATCH, batchEvent, singlePost, waitForArchive } from './ingestion';
-
-/** Linux's USER_HZ: /proc CPU times are in these ticks. */
-const TICKS_PER_SECOND = 100;
-
-/** User + system CPU of a process so far, in ms (null when it cannot be read). */
-function cpuMs(pid: number): number | null {
-  try {
-    // Fields after the command name (which may hold spaces): state is 3rd, utime 14th, stime 15th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return null;
-  }
-}
-
-/** The database server's processes on this machine (none when it runs elsewhere). */
-function databasePids(): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (/^(mariadbd|mysqld)$/.test(readFileSync(`/proc/${entry}/comm`, 'utf8').trim())) pids.push(Number(entry));
-    } catch {
-      // gone already
-    }
-  }
-  return pids;
-}
-
-const sum = (values: (number | null)[]) => (values.some((value) => value === null) ? null : values.reduce<number>((a, b) => a + b!, 0));
 
 /**
  * Where the CPU goes: a fixed number of each operation (at the first load concurrency, in
@@ -127,20 +97,14 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
   // pools, caches) before any is measured, and measured in alternating rounds. Hook events
   // come last, one operation at a time, each measured until the archive holds its events,
   // so the sealing they cause is counted against them.
-  // Per operation: its requests' latencies, and the CPU each of its rounds took from each process.
-  const spent = operations.map(() => ({ into: recorder(), measured: undefined as Measurement | undefined, service: [] as (number | null)[], database: [] as (number | null)[], here: 0 }));
-  const delta = (after: number | null, start: number | null) => (after === null || start === null ? null : after - start);
-  const measure = (i: number, rounds: number) => async () => {
-    const operation = operations[i]!;
-    const into = spent[i]!;
-    const before = { service: cpuMs(ctx.service.pid), database: sum(database.map(cpuMs)), here: process.cpuUsage() };
-    into.measured = await load(operation, Math.max(concurrency, Math.ceil(operation.requests / rounds)), into.into);
-    if (operation.leavesWork) await waitForArchive(ctx, hooks.orgId, ARCHIVE_WAIT_MS);
-    const here = process.cpuUsage(before.here);
-    into.service.push(delta(cpuMs(ctx.service.pid), before.service));
-    into.database.push(delta(sum(database.map(cpuMs)), before.database));
-    into.here += (here.user + here.system) / 1000;
-  };
+  // Per operation: its requests' latencies, and the CPU its rounds took from each process.
+  const spent = operations.map(() => ({ into: recorder(), measured: undefined as Measurement | undefined, cpu: noCpuSpent(true) }));
+  const measure = (i: number, rounds: number) => () =>
+    withCpu(spent[i]!.cpu, ctx.service.pid, database, async () => {
+      const operation = operations[i]!;
+      spent[i]!.measured = await load(operation, Math.max(concurrency, Math.ceil(operation.requests / rounds)), spent[i]!.into);
+      if (operation.leavesWork) await waitForArchive(ctx, hooks.orgId, ARCHIVE_WAIT_MS);
+    });
   const warmUp = (i: number) => load(operations[i]!, Math.max(concurrency, Math.round(operations[i]!.requests / 5)));
   await waitForArchive(ctx, null, ARCHIVE_WAIT_MS);
   const alternated = [...operations.keys()].filter((i) => !operations[i]!.leavesWork);
@@ -152,17 +116,13 @@ export async function cost(ctx: BenchContext, hooks: Tenant): Promise<ScenarioRe
     await measure(i, 1)();
   }
   for (const [i, operation] of operations.entries()) {
-    const { measured, service, database: db, here } = spent[i]!;
+    const { measured, cpu } = spent[i]!;
     measurements.push(measured!);
     const ops = measured!.requests * operation.perRequest;
-    const per = (rounds: (number | null)[]) => {
-      const total = sum(rounds);
-      return total === null || ops === 0 ? null : total / ops;
-    };
-    ratios.push(ratio(`${operation.name}: service CPU ms per operation`, per(service) ?? Number.NaN, '—', true));
-    const dbPer = per(db);
+    ratios.push(ratio(`${operation.name}: service CPU ms per operation`, perOperation(cpu.serving, ops) ?? Number.NaN, '—', true));
+    const dbPer = perOperation(cpu.database, ops);
     if (dbPer !== null) ratios.push(ratio(`${operation.name}: database CPU ms per operation`, dbPer, '—', true));
-    notes.push(`${operation.name}: load generator (and s3rver) ${(here / Math.max(1, ops)).toFixed(3)} ms CPU per operation`);
+    notes.push(`${operation.name}: load generator (and s3rver) ${(cpu.here / Math.max(1, ops)).toFixed(3)} ms CPU per operation`);
   }
   if (database.length === 0) notes.push('The database server does not run on this machine: its CPU is not measured.');
   return { scenario: 'cost', measurements, ratios, notes };
