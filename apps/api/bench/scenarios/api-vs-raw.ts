@@ -107,18 +107,28 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
             },
           }),
       };
-      // Every workload warmed up (unrecorded) before any is measured, at the first concurrency.
-      if (concurrency === ctx.scale.concurrency[0]) for (const run of Object.values(workloads)) await run(recorder());
+      // Searches and saves are alternated apart, searches first, each after an unrecorded
+      // warm-up of every workload at this concurrency (saves first): a search round run right
+      // after a round of inserts pays for the database's work on them (purge, flushing, the
+      // full-text cache), and in one alternation of all five the API's searches always came
+      // right after the mysql2 saves (docs/benchmarks.md, "Order of the rounds").
+      const groups: (keyof typeof recorders)[][] = [
+        ['searchApi', 'searchRaw', 'searchBare'],
+        ['saveApi', 'saveRaw'],
+      ];
+      for (const name of [...groups[1]!, ...groups[0]!]) await workloads[name](recorder());
       // The CPU each workload's rounds took: the process serving it (none for the raw driver), the database, this process.
       const serving: Record<keyof typeof recorders, number | null> = { searchApi: ctx.service.pid, searchRaw: null, searchBare: bare.pid, saveApi: ctx.service.pid, saveRaw: null };
       const cpu = Object.fromEntries(Object.entries(serving).map(([name, pid]) => [name, noCpuSpent(pid !== null)])) as Record<keyof typeof recorders, CpuSpent>;
-      const load = () =>
-        alternate(
-          ROUNDS,
-          (Object.keys(workloads) as (keyof typeof recorders)[]).map((name) => async () => {
-            result[name] = await withCpu(cpu[name], serving[name], database, () => workloads[name](recorders[name]));
-          }),
-        );
+      const load = async () => {
+        for (const group of groups)
+          await alternate(
+            ROUNDS,
+            group.map((name) => async () => {
+              result[name] = await withCpu(cpu[name], serving[name], database, () => workloads[name](recorders[name]));
+            }),
+          );
+      };
       const { peak } = await withPeakRss(ctx.service.pid, load);
       ctx.peakRss['api-vs-raw'] = Math.max(ctx.peakRss['api-vs-raw'] ?? 0, peak);
       measurements.push(result.searchApi, result.searchRaw, result.searchBare, result.saveApi, result.saveRaw);
@@ -150,7 +160,7 @@ export async function apiVsRaw(ctx: BenchContext): Promise<ScenarioReport> {
     ratios,
     notes: [
       ...notes,
-      `Each workload was warmed up, then ran in ${ROUNDS} alternating rounds (search API, search mysql2, search bare HTTP server, save API, save mysql2, repeated), so drift on a shared machine touches both sides alike.`,
+      `At each concurrency every workload was warmed up (saves first), then the searches ran in ${ROUNDS} alternating rounds (API, mysql2, bare HTTP server, repeated) and the saves after them in ${ROUNDS} (API, mysql2), so drift on a shared machine touches both sides alike and no search round follows a round of inserts.`,
       `bare HTTP server: node:http and the same pool, per request the mysql2 side's statements for one search (the key lookup once per ${KEY_CACHE_MS} ms), the first 20 candidates' memory columns answered as JSON; no authentication, ranking or highlights (apps/api/bench/bare-server.ts).`,
       `mysql2 side: per search the API's own statements (the search, with the owners' statistics in it; contexts when a result has some) with the rows serialised to JSON, per save the INSERT and the owner's search statistics, the key lookup once a second as the API's key cache makes it (API_KEY_CACHE_MS), on a pool of ${ctx.poolSize} connections like the API's (DATABASE_POOL_SIZE). Saves go to a separate tenant so the searched data stays the same.`,
     ],
