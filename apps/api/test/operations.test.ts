@@ -40,7 +40,6 @@ describe('migrations', () => {
       expect(indexes.map((row) => `${row.name}(${row.col})`)).toEqual([
         'ft_memory_content(content)',
         'ft_memory_search_terms(search_terms)',
-        'ft_workstream_events_content(content)',
         'ft_workstream_events_search_terms(search_terms)',
       ]);
       const [charset] = await handle.pool.query<mysql.RowDataPacket[]>(

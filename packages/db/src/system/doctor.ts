@@ -7,7 +7,6 @@ import { claimColumns } from '../archive-layout';
 export const FULLTEXT_INDEXES = [
   { table: 'memory', index: 'ft_memory_content', column: 'content' },
   { table: 'memory', index: 'ft_memory_search_terms', column: 'search_terms' },
-  { table: 'workstream_events', index: 'ft_workstream_events_content', column: 'content' },
   { table: 'workstream_events', index: 'ft_workstream_events_search_terms', column: 'search_terms' },
 ] as const;
 
