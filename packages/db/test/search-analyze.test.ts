@@ -29,6 +29,18 @@ describe('analyseText on ASCII text', () => {
   it('keeps the words of text that is not ASCII on the Unicode pattern', () => {
     expect(analyseText('Le résumé du café, 東京').map((word) => word.text)).toEqual(['le', 'résumé', 'du', 'café', '東', '京']);
   });
+
+  it('finds in mostly-ASCII text, piece by piece, what the Unicode pattern finds in it whole', () => {
+    const random = seeded(15);
+    // ASCII as above, and letters, marks, ideographs, symbols and spaces that are not.
+    const alphabet = [...'aAbBzZ0189____    .,-:;/()\'"!?\n\t<>{}', 'é', 'É', '\u0301', 'ß', 'İ', 'ﬁ', 'Ａ', '①', '—', '✓', '→', '東', 'ア', '\u00a0', '😀', 'Ω'];
+    const samples = ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'];
+    for (let i = 0; i < 3000; i++) {
+      const length = Math.floor(random() * 60);
+      samples.push(Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    }
+    for (const text of samples) expect(analyseText(text), text).toEqual(analyseTextByPattern(text));
+  });
 });
 
 describe('isAscii', () => {

@@ -34,6 +34,15 @@ describe('tokenize', () => {
     for (let i = 0; i < 2000; i++) samples.push(Array.from({ length: Math.floor(random() * 50) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
     for (const text of samples) expect(tokenize(text), text).toEqual(tokenizeByPattern(text));
   });
+
+  it('tokenizes mostly-ASCII text, piece by piece, as the Unicode pattern does it whole', () => {
+    let state = 22;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const alphabet = [...'aZbY09__  .,-/()\'"!?\n\t<>', 'é', 'É', '\u0301', 'ß', 'İ', 'ﬁ', 'Ａ', '①', '—', '✓', '→', '東', 'ア', '\u00a0', '😀', 'Ω'];
+    const samples = ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'];
+    for (let i = 0; i < 3000; i++) samples.push(Array.from({ length: Math.floor(random() * 50) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    for (const text of samples) expect(tokenize(text), text).toEqual(tokenizeByPattern(text));
+  });
 });
 
 describe('search tags and terms', () => {

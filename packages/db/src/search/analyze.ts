@@ -27,7 +27,8 @@ export interface AnalysedWord extends WordSpan {
 
 const IDEOGRAPH = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]`;
 const WORD_CHAR = String.raw`(?:(?!${IDEOGRAPH})[\p{L}\p{M}\p{N}])`;
-const WORD = new RegExp(`${IDEOGRAPH}|${WORD_CHAR}+(?:_+${WORD_CHAR}+)*`, 'gu');
+/** A word: one ideograph, or letters, marks and digits joined by underscores (global: use it with matchAll, or reset lastIndex). */
+export const WORD = new RegExp(`${IDEOGRAPH}|${WORD_CHAR}+(?:_+${WORD_CHAR}+)*`, 'gu');
 export const IDEOGRAPHIC = new RegExp(`^${IDEOGRAPH}$`, 'u');
 // Where an identifier splits: before an upper-case letter that follows a lower-case one
 // or that starts a word after an acronym, and between letters and digits.
@@ -83,12 +84,12 @@ function partsOf(run: string, offset: number): WordSpan[] {
 
 /** The words of `text` in order, duplicates kept (term frequency feeds the ranking). */
 export function analyseText(text: string): AnalysedWord[] {
-  if (isAscii(text)) {
-    const words: AnalysedWord[] = [];
-    forEachAsciiWord(text, (start, end) => words.push(asciiWordAt(text, start, end)));
-    return words;
-  }
-  return analyseTextByPattern(text);
+  const words: AnalysedWord[] = [];
+  forEachWord(text, (start, end, ascii) => {
+    if (ascii) words.push(asciiWordAt(text, start, end));
+    else addWord(words, text.slice(start, end), start);
+  });
+  return words;
 }
 
 /** Shared by every word that is not an identifier of several parts (nothing writes to it). */
@@ -128,34 +129,65 @@ export function mayAsciiRunSplit(text: string, start: number, end: number): bool
  */
 const isAsciiWordChar = (code: number) => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
-/** Calls `visit` with the [start, end) of each word of ASCII `text`, in order (the WORD pattern's matches). */
-export function forEachAsciiWord(text: string, visit: (start: number, end: number) => void): void {
-  let start = nextWordChar(text, 0);
-  while (start < text.length) {
-    const end = asciiRunEnd(text, start);
+/** Calls `visit` with the [start, end) of each word of ASCII `text` (or of its ASCII part [from, to)), in order (the WORD pattern's matches). */
+export function forEachAsciiWord(text: string, visit: (start: number, end: number) => void, from = 0, to = text.length): void {
+  let start = nextWordChar(text, from, to);
+  while (start < to) {
+    const end = asciiRunEnd(text, start, to);
     visit(start, end);
-    start = nextWordChar(text, end);
+    start = nextWordChar(text, end, to);
   }
 }
 
-function nextWordChar(text: string, from: number): number {
+function nextWordChar(text: string, from: number, to: number): number {
   let i = from;
-  while (i < text.length && !isAsciiWordChar(text.charCodeAt(i))) i++;
+  while (i < to && !isAsciiWordChar(text.charCodeAt(i))) i++;
   return i;
 }
 
-function asciiRunEnd(text: string, start: number): number {
+function asciiRunEnd(text: string, start: number, to: number): number {
   let end = start;
   for (;;) {
-    while (end < text.length && isAsciiWordChar(text.charCodeAt(end))) end++;
+    while (end < to && isAsciiWordChar(text.charCodeAt(end))) end++;
     let next = end;
-    while (next < text.length && text.charCodeAt(next) === 95) next++;
-    if (next === end || next === text.length || !isAsciiWordChar(text.charCodeAt(next))) return end;
+    while (next < to && text.charCodeAt(next) === 95) next++;
+    if (next === end || next === to || !isAsciiWordChar(text.charCodeAt(next))) return end;
     end = next;
   }
 }
 
-/** The words of any text by the Unicode pattern (analyseText's path for text that is not ASCII). */
+/**
+ * Calls `visit` with the [start, end) of each word of `text` (the WORD pattern's matches),
+ * in order, and whether it was found by character codes (`ascii`: all its characters are
+ * ASCII). A text that is not all ASCII is cut where no word can be (at ASCII characters
+ * other than letters, digits and `_`: WORD matches nothing across them), and only its
+ * pieces that hold other characters (a `—`, a `✓`, an accented name) go through the pattern.
+ */
+export function forEachWord(text: string, visit: (start: number, end: number, ascii: boolean) => void): void {
+  const asciiWord = (start: number, end: number) => visit(start, end, true);
+  if (isAscii(text)) {
+    forEachAsciiWord(text, asciiWord);
+    return;
+  }
+  let start = 0;
+  let plain = true;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (code > 127) plain = false;
+    else if (code !== 95 && !isAsciiWordChar(code)) {
+      if (plain) forEachAsciiWord(text, asciiWord, start, i);
+      else {
+        const piece = text.slice(start, i);
+        WORD.lastIndex = 0;
+        for (let match = WORD.exec(piece); match !== null; match = WORD.exec(piece)) visit(start + match.index, start + match.index + match[0].length, false);
+      }
+      start = i + 1;
+      plain = true;
+    }
+  }
+}
+
+/** The words of any text by the Unicode pattern over the whole text: what analyseText must agree with (tests compare them). */
 export function analyseTextByPattern(text: string): AnalysedWord[] {
   const words: AnalysedWord[] = [];
   for (const match of text.matchAll(WORD)) addWord(words, match[0], match.index);

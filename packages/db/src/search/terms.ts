@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { forEachAsciiWord, isAscii } from './analyze';
+import { WORD, forEachWord, isAscii } from './analyze';
 
 /**
  * Owner-prefixed search terms.
@@ -40,14 +40,6 @@ export function searchTag(kind: SearchTagKind, ownerId: string): SearchTag {
   return kind + createHash('sha256').update(ownerId).digest('hex').slice(0, TAG_LENGTH - 1);
 }
 
-// Ideographic scripts are written without spaces: each of their characters is a token.
-const IDEOGRAPH = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]`;
-const WORD_CHAR = String.raw`(?:(?!${IDEOGRAPH})[\p{L}\p{M}\p{N}])`;
-// A single ideograph, or a run of letters, marks and digits, optionally joined by
-// underscores (InnoDB treats `_` as a word character; identifiers like user_id are
-// common in agents' notes).
-const WORD = new RegExp(`${IDEOGRAPH}|${WORD_CHAR}+(?:_+${WORD_CHAR}+)*`, 'gu');
-
 function truncateWord(word: string): string {
   // Never more code points than UTF-16 units.
   if (word.length <= MAX_WORD_CHARS) return word;
@@ -61,15 +53,14 @@ function truncateWord(word: string): string {
  * search for either finds it. Duplicates are kept: term frequency feeds the ranking.
  */
 export function tokenize(text: string): string[] {
-  // ASCII needs no NFKC, and its words are found without the Unicode pattern (analyze.ts).
-  if (!isAscii(text)) return tokenizeByPattern(text);
+  // ASCII needs no NFKC (analyze.ts finds its words by character codes).
+  const lower = isAscii(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
   const words: string[] = [];
-  const lower = text.toLowerCase();
-  forEachAsciiWord(lower, (start, end) => addToken(words, lower.slice(start, end)));
+  forEachWord(lower, (start, end) => addToken(words, lower.slice(start, end)));
   return words;
 }
 
-/** tokenize by the Unicode pattern (its path for text that is not ASCII). */
+/** tokenize by the Unicode pattern over the whole text: what tokenize must agree with (tests compare them). */
 export function tokenizeByPattern(text: string): string[] {
   const words: string[] = [];
   for (const [run] of text.normalize('NFKC').toLowerCase().matchAll(WORD)) addToken(words, run);
