@@ -85,6 +85,11 @@ function partsOf(run: string, offset: number): WordSpan[] {
 /** The words of `text` in order, duplicates kept (term frequency feeds the ranking). */
 export function analyseText(text: string): AnalysedWord[] {
   const words: AnalysedWord[] = [];
+  // ASCII text, the common case, without forEachWord's extra call per word.
+  if (isAscii(text)) {
+    forEachAsciiWord(text, (start, end) => words.push(asciiWordAt(text, start, end)));
+    return words;
+  }
   forEachWord(text, (start, end, ascii) => {
     if (ascii) words.push(asciiWordAt(text, start, end));
     else addWord(words, text.slice(start, end), start);
