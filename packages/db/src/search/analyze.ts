@@ -85,15 +85,11 @@ function partsOf(run: string, offset: number): WordSpan[] {
 /** The words of `text` in order, duplicates kept (term frequency feeds the ranking). */
 export function analyseText(text: string): AnalysedWord[] {
   const words: AnalysedWord[] = [];
-  // ASCII text, the common case, without forEachWord's extra call per word.
-  if (isAscii(text)) {
-    forEachAsciiWord(text, (start, end) => words.push(asciiWordAt(text, start, end)));
-    return words;
-  }
-  forEachWord(text, (start, end, ascii) => {
-    if (ascii) words.push(asciiWordAt(text, start, end));
-    else addWord(words, text.slice(start, end), start);
-  });
+  forEachWord(
+    text,
+    (start, end) => words.push(asciiWordAt(text, start, end)),
+    (start, end) => addWord(words, text.slice(start, end), start),
+  );
   return words;
 }
 
@@ -162,16 +158,16 @@ function asciiRunEnd(text: string, start: number, to: number): number {
 }
 
 /**
- * Calls `visit` with the [start, end) of each word of `text` (the WORD pattern's matches),
- * in order, and whether it was found by character codes (`ascii`: all its characters are
- * ASCII). A text that is not all ASCII is cut where no word can be (at ASCII characters
- * other than letters, digits and `_`: WORD matches nothing across them), and only its
- * pieces that hold other characters (a `—`, a `✓`, an accented name) go through the pattern.
+ * Calls `ascii` with the [start, end) of each word of `text` found by character codes (all
+ * its characters are ASCII) and `other` with each one found by the WORD pattern, in order:
+ * together, the WORD pattern's matches. ASCII text is scanned by character codes only. Other
+ * text is cut where no word can be (at ASCII characters other than letters, digits and `_`:
+ * WORD matches nothing across them), and only its pieces that hold other characters (a `—`,
+ * a `✓`, an accented name) go through the pattern.
  */
-export function forEachWord(text: string, visit: (start: number, end: number, ascii: boolean) => void): void {
-  const asciiWord = (start: number, end: number) => visit(start, end, true);
+export function forEachWord(text: string, ascii: (start: number, end: number) => void, other: (start: number, end: number) => void): void {
   if (isAscii(text)) {
-    forEachAsciiWord(text, asciiWord);
+    forEachAsciiWord(text, ascii);
     return;
   }
   let start = 0;
@@ -180,11 +176,11 @@ export function forEachWord(text: string, visit: (start: number, end: number, as
     const code = i < text.length ? text.charCodeAt(i) : 32;
     if (code > 127) plain = false;
     else if (code !== 95 && !isAsciiWordChar(code)) {
-      if (plain) forEachAsciiWord(text, asciiWord, start, i);
+      if (plain) forEachAsciiWord(text, ascii, start, i);
       else {
         const piece = text.slice(start, i);
         WORD.lastIndex = 0;
-        for (let match = WORD.exec(piece); match !== null; match = WORD.exec(piece)) visit(start + match.index, start + match.index + match[0].length, false);
+        for (let match = WORD.exec(piece); match !== null; match = WORD.exec(piece)) other(start + match.index, start + match.index + match[0].length);
       }
       start = i + 1;
       plain = true;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { WORD, forEachAsciiWord, forEachWord, isAscii } from './analyze';
+import { WORD, forEachWord, isAscii } from './analyze';
 
 /**
  * Owner-prefixed search terms.
@@ -53,15 +53,11 @@ function truncateWord(word: string): string {
  * search for either finds it. Duplicates are kept: term frequency feeds the ranking.
  */
 export function tokenize(text: string): string[] {
+  // ASCII needs no NFKC (its words are found by character codes: analyze.ts).
+  const lower = isAscii(text) ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
   const words: string[] = [];
-  // ASCII needs no NFKC, and its words are found by character codes (analyze.ts).
-  if (isAscii(text)) {
-    const lower = text.toLowerCase();
-    forEachAsciiWord(lower, (start, end) => addToken(words, lower.slice(start, end)));
-    return words;
-  }
-  const lower = text.normalize('NFKC').toLowerCase();
-  forEachWord(lower, (start, end) => addToken(words, lower.slice(start, end)));
+  const word = (start: number, end: number) => addToken(words, lower.slice(start, end));
+  forEachWord(lower, word, word);
   return words;
 }
 
