@@ -10,11 +10,12 @@ import { sampleArchiveBacklog } from './archive/backlog';
 import type { ObjectStore } from './archive/object-store';
 import { createArchiver, type Archiver, type ArchiverOptions } from './archive/sealer';
 import { routeNotFound } from './auth/operator';
-import { metricsEnabled, oidcEnabled, type Config } from './config';
+import { concurrentRequestLimit, metricsEnabled, oidcEnabled, type Config } from './config';
 import { measureRequests, registerMetricsRoute, serveMetrics } from './observability/http';
 import { createMetrics, type AppMetrics } from './observability/metrics';
 import { traceRequests, tracedObjectStore } from './observability/tracing';
 import { createOidcAuthenticator } from './auth/oidc';
+import { createTurns, type Turns } from './http/admission';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { inProcess, inProcessExchange, overHttp } from './http/in-process';
@@ -76,6 +77,8 @@ export interface MemoryBankApp {
   keyCache: KeyCache;
   /** Background housekeeping (expired Idempotency-Keys): start() it (the server does). */
   maintenance: Maintenance;
+  /** The turns API requests without a body take (MAX_CONCURRENT_REQUESTS): give them to serveApp. */
+  turns: Turns;
   /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
@@ -122,6 +125,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     oidc,
   );
   const limiter = createRequestLimiter(config, logger);
+  const turns = createTurns(concurrentRequestLimit(config));
+  metrics?.observeTurns(turns);
   const maintenance = createMaintenance({ db: deps.db, clock, logger });
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
@@ -236,6 +241,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     },
     keyCache,
     maintenance,
+    turns,
     async close({ flush }) {
       await archiver.stop(flush);
       await maintenance.stop();

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
+import { waitedFor } from './admission';
 import type { AppEnv } from './env';
 import { unavailable } from './errors';
 
@@ -39,18 +40,22 @@ function requestTooSlow(ms: number, incoming: IncomingMessage | undefined): AppE
 }
 
 /**
- * Answers a request that has not finished in `requestMs` (a database that accepts
- * connections but no longer answers) with 503, and one whose body has not arrived in
- * `bodyReadMs` (a stalled or trickling client) with 408 and a closed connection, instead
- * of holding the client — and the body budget — for as long as it likes. The handler
- * still running is not interrupted; the budget is returned at the answer (see bodyBudget).
+ * Answers a request that has not finished `requestMs` after its arrival, its wait for a
+ * turn included (a database that accepts connections but no longer answers), with 503,
+ * and one whose body has not arrived in `bodyReadMs` (a stalled or trickling client) with
+ * 408 and a closed connection, instead of holding the client — and the body budget — for
+ * as long as it likes. The handler still running is not interrupted; the budget is
+ * returned at the answer (see bodyBudget).
  */
 export function requestDeadlines({ requestMs, bodyReadMs }: Deadlines): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const incoming = c.env?.incoming;
+    // The wait for a turn is part of the request's time; one that used it all is not begun.
+    const left = incoming ? requestMs - waitedFor(incoming) : requestMs;
+    if (left <= 0) throw requestTooSlow(requestMs, incoming);
     const timers: NodeJS.Timeout[] = [];
     const deadline = new Promise<never>((_, reject) => {
-      timers.push(setTimeout(() => reject(requestTooSlow(requestMs, incoming)), requestMs));
+      timers.push(setTimeout(() => reject(requestTooSlow(requestMs, incoming)), left));
       if (incoming && bodyReadMs !== undefined && bodyPending(incoming)) {
         timers.push(
           setTimeout(() => {

@@ -1,12 +1,14 @@
 import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, toProblem } from '../errors';
 import { BODY_LIMITS } from '../limits';
+import type { Turns } from './admission';
 import type { ApiApp } from './env';
 
 interface ParserError extends Error {
@@ -125,12 +127,19 @@ export interface ServeOptions {
   port: number;
   hostname?: string;
   logger?: Logger;
+  /** API requests without a body take turns (see createTurns). */
+  turns?: Turns;
 }
 
 /** The app on a Node HTTP server (the service and the tests alike). */
 export function serveApp(app: ApiApp, options: ServeOptions, onListening?: (info: AddressInfo) => void): Server {
   const server = serve(
-    { fetch: app.fetch, port: options.port, ...(options.hostname ? { hostname: options.hostname } : {}) },
+    {
+      fetch: app.fetch,
+      port: options.port,
+      ...(options.hostname ? { hostname: options.hostname } : {}),
+      ...(options.turns ? { createServer: ((serverOptions: ServerOptions, listener: RequestListener) => createServer(serverOptions, options.turns!.wrap(listener))) as typeof createServer } : {}),
+    },
     onListening,
   ) as Server;
   answerClientErrors(server, options.logger);

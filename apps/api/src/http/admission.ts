@@ -1,0 +1,113 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+
+/** Counts of a server's turns (see createTurns). */
+export interface Turns {
+  /** `listener`, taking turns: what the HTTP server calls instead. */
+  wrap(listener: RequestListener): RequestListener;
+  /** Requests taking their turn now. */
+  readonly inProgress: number;
+  /** Requests waiting for one. */
+  readonly waiting: number;
+}
+
+/** The requests that take turns: the API's (`/v1/…`), with nothing left to receive. */
+function takesTurn(req: IncomingMessage): boolean {
+  return req.url !== undefined && req.url.startsWith('/v1/') && req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0);
+}
+
+/** How long each request that waited for its turn waited, in ms. */
+const waits = new WeakMap<IncomingMessage, number>();
+
+/** How long `req` waited for its turn (0 when it did not). */
+export function waitedFor(req: IncomingMessage): number {
+  return waits.get(req) ?? 0;
+}
+
+interface Waiting {
+  req: IncomingMessage;
+  res: ServerResponse;
+  since: number;
+}
+
+/**
+ * Turns: at most `limit` API requests without a body are worked on at once, in order of
+ * arrival; the others wait before the app sees them, holding only what Node's HTTP server
+ * made for them (MAX_CONCURRENT_REQUESTS).
+ *
+ * Why: on a busy server every request in progress holds what it has made so far — the
+ * web request, the route's state, its statement, the rows read — while it waits for a
+ * pooled connection and a core. At 64 connections on a pool of 16 such requests lived
+ * ~100 ms, about as long as V8's young generation took to fill, so their objects survived
+ * two scavenges and were promoted, and garbage collection cost a search more than the rest
+ * of the difference between 64 connections and 16 (docs/benchmarks.md). Waiting here, before
+ * the app has made anything for them, they cost nothing.
+ *
+ * A turn ends when the response's head is written (a stream — an export, a download —
+ * holds one only until it starts) or when the connection closes. Requests with a body
+ * never wait: a slow upload must not hold a turn (MAX_BODY_BYTES_IN_FLIGHT and
+ * BODY_READ_TIMEOUT_MS bound those); nor do health checks, metrics and documents. The
+ * time a request waits counts towards its REQUEST_TIMEOUT_MS (see waitedFor); one whose
+ * client goes away while it waits is dropped.
+ */
+export function createTurns(limit: number): Turns {
+  let inProgress = 0;
+  // A queue as an array and the index of its head (shift() would copy the array).
+  let queue: Waiting[] = [];
+  let head = 0;
+  let listener: RequestListener = () => {
+    throw new Error('createTurns: wrap() a listener first');
+  };
+
+  const start = (req: IncomingMessage, res: ServerResponse) => {
+    inProgress++;
+    let over = false;
+    const end = () => {
+      if (over) return;
+      over = true;
+      inProgress--;
+      admitNext();
+    };
+    // Node writes every head through writeHead (an implicit one too); there is no event for it.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+      end();
+      return writeHead.apply(this, args);
+    } as ServerResponse['writeHead'];
+    res.once('close', end);
+    void listener(req, res);
+  };
+
+  const admitNext = () => {
+    while (inProgress < limit && head < queue.length) {
+      const { req, res, since } = queue[head]!;
+      queue[head++] = undefined as unknown as Waiting;
+      // Its client went away while it waited: nobody to answer.
+      if (res.destroyed) continue;
+      waits.set(req, performance.now() - since);
+      start(req, res);
+    }
+    if (head === queue.length) {
+      queue = [];
+      head = 0;
+    }
+  };
+
+  return {
+    wrap(wrapped) {
+      listener = wrapped;
+      return (req, res) => {
+        if (!takesTurn(req)) return void listener(req, res);
+        if (inProgress < limit && head === queue.length) return start(req, res);
+        queue.push({ req, res, since: performance.now() });
+      };
+    },
+    get inProgress() {
+      return inProgress;
+    },
+    get waiting() {
+      let count = 0;
+      for (let i = head; i < queue.length; i++) if (!queue[i]!.res.destroyed) count++;
+      return count;
+    },
+  };
+}
