@@ -1,13 +1,48 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type RequestListener } from 'node:http';
 
 /** Counts of a server's turns (see createTurns). */
 export interface Turns {
-  /** `listener`, taking turns: what the HTTP server calls instead. */
+  /** `listener`, taking turns: what the HTTP server calls instead (its responses must be TurnResponses). */
   wrap(listener: RequestListener): RequestListener;
   /** Requests taking their turn now. */
   readonly inProgress: number;
   /** Requests waiting for one. */
   readonly waiting: number;
+}
+
+/** What a response calls when its request's turn ends. */
+interface TurnHolder {
+  endTurn(): void;
+}
+
+/**
+ * The server's response class (the `ServerResponse` option of `createServer`): it ends its
+ * request's turn when its head is written — Node writes every head, an implicit one too,
+ * through writeHead, and has no event for it. One class for every response, so no
+ * response is patched or given closures of its own.
+ */
+export class TurnResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
+  /** The turns whose turn this response's request holds (null when it holds none). */
+  turn: TurnHolder | null = null;
+
+  endTurn(): void {
+    const turn = this.turn;
+    if (turn === null) return;
+    this.turn = null;
+    turn.endTurn();
+  }
+
+  override writeHead(statusCode: number, statusMessage?: string, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+  override writeHead(statusCode: number, headers?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this;
+  override writeHead(...args: [number, ...unknown[]]): this {
+    this.endTurn();
+    return (super.writeHead as (...passed: unknown[]) => this)(...args);
+  }
+}
+
+/** A connection that closes before the head is written (a client that went away) ends the turn too. */
+function endTurnOnClose(this: TurnResponse) {
+  this.endTurn();
 }
 
 /** The requests that take turns: the API's (`/v1/…`), with nothing left to receive. */
@@ -25,7 +60,7 @@ export function waitedFor(req: IncomingMessage): number {
 
 interface Waiting {
   req: IncomingMessage;
-  res: ServerResponse;
+  res: TurnResponse;
   since: number;
 }
 
@@ -38,9 +73,9 @@ interface Waiting {
  * web request, the route's state, its statement, the rows read — while it waits for a
  * pooled connection and a core. At 64 connections on a pool of 16 such requests lived
  * ~100 ms, about as long as V8's young generation took to fill, so their objects survived
- * two scavenges and were promoted, and garbage collection cost a search more than the rest
- * of the difference between 64 connections and 16 (docs/benchmarks.md). Waiting here, before
- * the app has made anything for them, they cost nothing.
+ * two scavenges and were promoted, and collecting them was most of what a search cost the
+ * service more at 64 connections than at 16 (docs/benchmarks.md). Waiting here, before
+ * the app has made anything for them, they cost next to nothing.
  *
  * A turn ends when the response's head is written (a stream — an export, a download —
  * holds one only until it starts) or when the connection closes. Requests with a body
@@ -58,22 +93,10 @@ export function createTurns(limit: number): Turns {
     throw new Error('createTurns: wrap() a listener first');
   };
 
-  const start = (req: IncomingMessage, res: ServerResponse) => {
+  const start = (req: IncomingMessage, res: TurnResponse) => {
     inProgress++;
-    let over = false;
-    const end = () => {
-      if (over) return;
-      over = true;
-      inProgress--;
-      admitNext();
-    };
-    // Node writes every head through writeHead (an implicit one too); there is no event for it.
-    const writeHead = res.writeHead;
-    res.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
-      end();
-      return writeHead.apply(this, args);
-    } as ServerResponse['writeHead'];
-    res.once('close', end);
+    res.turn = holder;
+    res.on('close', endTurnOnClose);
     void listener(req, res);
   };
 
@@ -92,11 +115,19 @@ export function createTurns(limit: number): Turns {
     }
   };
 
+  const holder: TurnHolder = {
+    endTurn() {
+      inProgress--;
+      admitNext();
+    },
+  };
+
   return {
     wrap(wrapped) {
       listener = wrapped;
       return (req, res) => {
         if (!takesTurn(req)) return void listener(req, res);
+        if (!(res instanceof TurnResponse)) throw new Error('createTurns: the server must create its responses as TurnResponse');
         if (inProgress < limit && head === queue.length) return start(req, res);
         queue.push({ req, res, since: performance.now() });
       };

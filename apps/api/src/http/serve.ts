@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, toProblem } from '../errors';
 import { BODY_LIMITS } from '../limits';
-import type { Turns } from './admission';
+import { TurnResponse, type Turns } from './admission';
 import type { ApiApp } from './env';
 
 interface ParserError extends Error {
@@ -138,7 +138,10 @@ export function serveApp(app: ApiApp, options: ServeOptions, onListening?: (info
       fetch: app.fetch,
       port: options.port,
       ...(options.hostname ? { hostname: options.hostname } : {}),
-      ...(options.turns ? { createServer: ((serverOptions: ServerOptions, listener: RequestListener) => createServer(serverOptions, options.turns!.wrap(listener))) as typeof createServer } : {}),
+      // Responses as TurnResponse: each ends its request's turn when its head is written.
+      ...(options.turns
+        ? { createServer: ((serverOptions: ServerOptions, listener: RequestListener) => createServer({ ...serverOptions, ServerResponse: TurnResponse }, options.turns!.wrap(listener))) as typeof createServer }
+        : {}),
     },
     onListening,
   ) as Server;
