@@ -15,7 +15,7 @@ import { measureRequests, registerMetricsRoute, serveMetrics } from './observabi
 import { createMetrics, type AppMetrics } from './observability/metrics';
 import { traceRequests, tracedObjectStore } from './observability/tracing';
 import { createOidcAuthenticator } from './auth/oidc';
-import { createTurns, type Turns } from './http/admission';
+import { createTurns, waitedFor, type Turns } from './http/admission';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { inProcess, inProcessExchange, overHttp } from './http/in-process';
@@ -145,6 +145,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     if (inProcess(c)) return inProcessExchange(c, next);
     const started = performance.now();
     await next();
+    // The time before the app saw it, waiting for its turn (http/admission.ts).
+    const waited = c.env?.incoming ? waitedFor(c.env.incoming) : 0;
     // Method, route pattern and status only: never headers, query strings or bodies.
     logger.info(
       {
@@ -153,6 +155,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
         route: c.req.routePath,
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
+        ...(waited > 0 && { waited_ms: Math.round(waited * 10) / 10 }),
       },
       'request',
     );

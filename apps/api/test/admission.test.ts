@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryBankApp } from '../src/app';
 import { startTestServer, type TestServer } from './support/server';
@@ -61,10 +62,12 @@ function heldRoutes(): Routes & { extend(app: MemoryBankApp['app']): void } {
 
 describe('turns, one at a time', () => {
   const routes = heldRoutes();
+  const lines: { msg?: string; route?: string; ms?: number; waited_ms?: number }[] = [];
   let server: TestServer;
 
   beforeAll(async () => {
-    server = await startTestServer({ env: { MAX_CONCURRENT_REQUESTS: '1' }, extend: (app) => routes.extend(app) });
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
+    server = await startTestServer({ env: { MAX_CONCURRENT_REQUESTS: '1' }, extend: (app) => routes.extend(app), logger });
   });
   afterEach(() => routes.releaseAll());
   afterAll(() => server.close());
@@ -91,6 +94,11 @@ describe('turns, one at a time', () => {
     expect(await (await c).json()).toEqual({ name: 'c' });
     expect(routes.arrived).toEqual(['a', 'b', 'c']);
     await expect.poll(() => server.turns.inProgress).toBe(0);
+    // The access log tells the wait apart from the work: only those that waited say so.
+    const logged = lines.filter((line) => line.msg === 'request' && line.route === '/v1/test/hold/:name');
+    expect(logged).toHaveLength(3);
+    expect(logged[0]!.waited_ms).toBeUndefined();
+    expect(logged.slice(1).every((line) => line.waited_ms! > 0)).toBe(true);
   });
 
   it('ends a turn when the head is written: a stream holds one only until it starts', async () => {
