@@ -1,6 +1,9 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryBankApp } from '../src/app';
+import { createTurns, TurnResponse } from '../src/http/admission';
 import { startTestServer, type TestServer } from './support/server';
 
 /**
@@ -179,4 +182,32 @@ describe('turns and REQUEST_TIMEOUT_MS', () => {
     // Waiting, then a whole REQUEST_TIMEOUT_MS of its own, it would take ~2 × TIMEOUT_MS.
     expect(elapsed).toBeLessThan(TIMEOUT_MS * 1.5);
   }, 15_000);
+});
+
+describe('turns, a long queue', () => {
+  it('lets every waiting request in, in order, however long the queue grows', () => {
+    const turns = createTurns(1);
+    const started: number[] = [];
+    const responses: TurnResponse[] = [];
+    const listener = turns.wrap((req) => void started.push(Number(req.headers['x-n'])));
+    const COUNT = 5000;
+    for (let n = 0; n < COUNT; n++) {
+      const req = new IncomingMessage(new Socket());
+      req.url = '/v1/test';
+      req.headers = { 'x-n': String(n) };
+      const res = new TurnResponse(req);
+      responses.push(res);
+      listener(req, res);
+    }
+    expect(started).toEqual([0]);
+    expect(turns.waiting).toBe(COUNT - 1);
+    // Each head written lets the next one in (past the points where the queue is compacted).
+    for (let n = 0; n < COUNT; n++) {
+      responses[n]!.writeHead(200);
+      expect(started).toHaveLength(Math.min(n + 2, COUNT));
+    }
+    expect(started).toEqual(Array.from({ length: COUNT }, (_, n) => n));
+    expect(turns.waiting).toBe(0);
+    expect(turns.inProgress).toBe(0);
+  });
 });

@@ -58,6 +58,9 @@ export function waitedFor(req: IncomingMessage): number {
   return waits.get(req) ?? 0;
 }
 
+/** Admitted slots at the head of the queue that make it worth copying the rest. */
+const COMPACT_AFTER = 1024;
+
 interface Waiting {
   req: IncomingMessage;
   res: TurnResponse;
@@ -109,8 +112,13 @@ export function createTurns(limit: number): Turns {
       waits.set(req, performance.now() - since);
       start(req, res);
     }
+    // Drop the admitted head of the queue once it is most of it (never only when it
+    // empties: under a steady overload it would grow by a slot per request).
     if (head === queue.length) {
       queue = [];
+      head = 0;
+    } else if (head >= COMPACT_AFTER && head * 2 >= queue.length) {
+      queue = queue.slice(head);
       head = 0;
     }
   };
