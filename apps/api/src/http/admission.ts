@@ -1,4 +1,5 @@
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders, type RequestListener } from 'node:http';
+import { hasBody } from './bodies';
 
 /** Counts of a server's turns (see createTurns). */
 export interface Turns {
@@ -47,7 +48,7 @@ function endTurnOnClose(this: TurnResponse) {
 
 /** The requests that take turns: the API's (`/v1/…`), with nothing left to receive. */
 function takesTurn(req: IncomingMessage): boolean {
-  return req.url !== undefined && req.url.startsWith('/v1/') && req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0);
+  return req.url !== undefined && req.url.startsWith('/v1/') && !hasBody(req);
 }
 
 /** How long each request that waited for its turn waited, in ms. */

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
 import type { AppEnv } from './env';
 
@@ -11,6 +12,9 @@ function declaredLength(c: Context<AppEnv>): number | undefined {
   const length = c.req.header('content-length');
   return length !== undefined && c.req.header('transfer-encoding') === undefined ? Number(length) || 0 : undefined;
 }
+
+/** A body is still to arrive after the head: chunked, or a Content-Length above 0 (a search, a list: none). */
+export const hasBody = (req: IncomingMessage) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0;
 
 const bodiless = (c: Context<AppEnv>) => c.req.method === 'GET' || c.req.method === 'HEAD';
 

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { AppError, toProblem } from '../errors';
 import { BODY_LIMITS } from '../limits';
 import { TurnResponse, type Turns } from './admission';
+import { hasBody } from './bodies';
 import type { ApiApp } from './env';
 
 interface ParserError extends Error {
@@ -106,8 +107,8 @@ function closeInStages(socket: Socket, body: IncomingMessage | null): void {
  */
 function lingerOnEarlyClose(server: Server) {
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    // A request without a body (a search, a list) has nothing left to arrive.
-    if (req.headers['transfer-encoding'] === undefined && !(Number(req.headers['content-length']) > 0)) return;
+    // A request without a body has nothing left to arrive.
+    if (!hasBody(req)) return;
     // Before Node's own 'finish' listener, which closes the connection.
     res.prependOnceListener('finish', () => {
       if (req.complete) return;
