@@ -1,28 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { analyseText, analyseTextByPattern, isAscii } from '../src/search/analyze';
 import { evidentLanguage, evidentLanguageOfAscii } from '../src/search/language';
+import { NOT_ASCII, sampleTexts, seeded } from './support/samples';
 
-/** A small deterministic generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('analyseText on ASCII text', () => {
   it('finds the words, offsets and identifier parts the Unicode pattern finds', () => {
-    const random = seeded(14);
-    // Letters of both cases, digits, underscores (joining and dangling), spaces and punctuation.
-    const alphabet = 'aAbBzZqQ0189____    .,-:;/()[]\'"*+!?\n\t~`@#$%^&=|\\<>{}';
-    const samples = ['OrderSync createInvoice HTTPServer', 'user_id __x__ a_b_c _y x__', 'v1.32.2 Q3 k8s 3rd node20', 'getHTTPResponseCode ABCdef', 'x'.repeat(90), ''];
-    for (let i = 0; i < 2000; i++) {
-      const length = Math.floor(random() * 60);
-      samples.push(Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
-    }
+    const samples = sampleTexts({
+      seed: 14,
+      // Letters of both cases, digits, underscores (joining and dangling), spaces and punctuation.
+      alphabet: [...'aAbBzZqQ0189____    .,-:;/()[]\'"*+!?\n\t~`@#$%^&=|\\<>{}'],
+      count: 2000,
+      maxLength: 60,
+      known: ['OrderSync createInvoice HTTPServer', 'user_id __x__ a_b_c _y x__', 'v1.32.2 Q3 k8s 3rd node20', 'getHTTPResponseCode ABCdef', 'x'.repeat(90), ''],
+    });
     for (const text of samples) expect(analyseText(text), text).toEqual(analyseTextByPattern(text));
   });
 
@@ -31,14 +22,14 @@ describe('analyseText on ASCII text', () => {
   });
 
   it('finds in mostly-ASCII text, piece by piece, what the Unicode pattern finds in it whole', () => {
-    const random = seeded(15);
-    // ASCII as above, and letters, marks, ideographs, symbols and spaces that are not.
-    const alphabet = [...'aAbBzZ0189____    .,-:;/()\'"!?\n\t<>{}', 'é', 'É', '\u0301', 'ß', 'İ', 'ﬁ', 'Ａ', '①', '—', '✓', '→', '東', 'ア', '\u00a0', '😀', 'Ω'];
-    const samples = ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'];
-    for (let i = 0; i < 3000; i++) {
-      const length = Math.floor(random() * 60);
-      samples.push(Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
-    }
+    const samples = sampleTexts({
+      seed: 15,
+      // ASCII as above, and letters, marks, ideographs, symbols and spaces that are not.
+      alphabet: [...'aAbBzZ0189____    .,-:;/()\'"!?\n\t<>{}', ...NOT_ASCII],
+      count: 3000,
+      maxLength: 60,
+      known: ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'],
+    });
     for (const text of samples) expect(analyseText(text), text).toEqual(analyseTextByPattern(text));
   });
 });

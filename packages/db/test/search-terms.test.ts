@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { againstTerms, indexTerms, queryWords, searchTag, tokenize, tokenizeByPattern } from '../src/search/terms';
+import { NOT_ASCII, sampleTexts } from './support/samples';
 
 describe('tokenize', () => {
   it('lower-cases, NFKC-normalises and splits on anything but letters, marks and digits', () => {
@@ -27,20 +28,24 @@ describe('tokenize', () => {
   });
 
   it('tokenizes ASCII text as the Unicode pattern does', () => {
-    let state = 21;
-    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const alphabet = 'aZbY09__  .,-/()\'"*+!?\n\t~`@#$%^&=|\\<>{}';
-    const samples = ['User_ID __x__ A_b_C', 'Q3 Roadmap: Go & UI', 'x'.repeat(200), 'y_'.repeat(60), ''];
-    for (let i = 0; i < 2000; i++) samples.push(Array.from({ length: Math.floor(random() * 50) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const samples = sampleTexts({
+      seed: 21,
+      alphabet: [...'aZbY09__  .,-/()\'"*+!?\n\t~`@#$%^&=|\\<>{}'],
+      count: 2000,
+      maxLength: 50,
+      known: ['User_ID __x__ A_b_C', 'Q3 Roadmap: Go & UI', 'x'.repeat(200), 'y_'.repeat(60), ''],
+    });
     for (const text of samples) expect(tokenize(text), text).toEqual(tokenizeByPattern(text));
   });
 
   it('tokenizes mostly-ASCII text, piece by piece, as the Unicode pattern does it whole', () => {
-    let state = 22;
-    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
-    const alphabet = [...'aZbY09__  .,-/()\'"!?\n\t<>', 'é', 'É', '\u0301', 'ß', 'İ', 'ﬁ', 'Ａ', '①', '—', '✓', '→', '東', 'ア', '\u00a0', '😀', 'Ω'];
-    const samples = ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'];
-    for (let i = 0; i < 3000; i++) samples.push(Array.from({ length: Math.floor(random() * 50) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''));
+    const samples = sampleTexts({
+      seed: 22,
+      alphabet: [...'aZbY09__  .,-/()\'"!?\n\t<>', ...NOT_ASCII],
+      count: 3000,
+      maxLength: 50,
+      known: ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'],
+    });
     for (const text of samples) expect(tokenize(text), text).toEqual(tokenizeByPattern(text));
   });
 });
