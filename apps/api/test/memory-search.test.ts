@@ -54,6 +54,19 @@ describe('GET /v1/memory/search', () => {
     expect(first!.score).toBeGreaterThan(0);
   });
 
+  it('answers each result as the memory read alone, with its tags and timestamps, plus score and match', async () => {
+    const [found] = await search(user, 'Q3 planning');
+    expect(found!.id).toBe(corpus.q3);
+    const read = await user.api.get(`/v1/memory/${corpus.q3}`);
+    expect(read.status).toBe(200);
+    expect(read.body.tags).toEqual(['planning']);
+    expect(read.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const { score, match, ...memory } = found as typeof found & { match: unknown };
+    expect(memory).toEqual(read.body);
+    expect(score).toBeGreaterThan(0);
+    expect(match).toBeDefined();
+  });
+
   it('ranks the better match first and orders by score', async () => {
     const results = await search(user, 'postgres replication lag');
     expect(results[0]!.id).toBe(corpus.replication);
