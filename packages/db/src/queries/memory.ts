@@ -73,10 +73,8 @@ export interface NewMemory {
  * ISO 8601, where a Date would be parsed only to be formatted back.
  */
 function isoTimestamp(column: AnyMySqlColumn): SQL<IsoTimestamp> {
-  return sql<IsoTimestamp>`${column}`.mapWith(isoFromServerText);
+  return sql<IsoTimestamp>`${column}`.mapWith((text: string) => `${text.replace(' ', 'T')}Z`);
 }
-
-const isoFromServerText = (text: string): IsoTimestamp => `${text.replace(' ', 'T')}Z`;
 
 // Every column but search_terms, which is large and only for the index.
 const memoryColumns = {
@@ -92,29 +90,6 @@ const memoryColumns = {
   contextCount: memory.contextCount,
 };
 type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
-
-/**
- * The memory columns of a search's candidates: tags and timestamps as the driver's text,
- * decoded (candidateColumnsOf) only for the results ranking returns, not for all
- * SEARCH_CANDIDATES rows.
- */
-const candidateColumns = {
-  ...memoryColumns,
-  tags: sql<string>`${memory.tags}`,
-  createdAt: sql<string>`${memory.createdAt}`,
-  updatedAt: sql<string>`${memory.updatedAt}`,
-};
-type CandidateColumns = Omit<MemoryColumns, 'tags' | 'createdAt' | 'updatedAt'> & { tags: string; createdAt: string; updatedAt: string };
-
-/** A returned candidate's columns decoded as memoryColumns decodes them. */
-function candidateColumnsOf(row: CandidateColumns): MemoryColumns {
-  return {
-    ...row,
-    tags: memory.tags.mapFromDriverValue(row.tags) as string[],
-    createdAt: isoFromServerText(row.createdAt),
-    updatedAt: isoFromServerText(row.updatedAt),
-  };
-}
 
 /**
  * A memory's contexts read in the same statement as the memory (get, list, the locked read):
@@ -490,7 +465,7 @@ export async function searchMemories(
       statsTerms.slots,
     );
     return on
-      .select({ ...candidateColumns, searchTerms: memory.searchTerms, score: match.as('score'), stats })
+      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score'), stats })
       .from(memory)
       .where(
         and(
@@ -519,12 +494,14 @@ export async function searchMemories(
   if (candidates.length === 0) return [];
   const stats = ownersStatsFrom(candidates[0]!.stats, statsTerms);
   const ranked = rankCandidates(candidates, parsed, stats, options.limit);
-  const rows = ranked.map((result) => candidateColumnsOf(result.row));
-  const contexts = await contextsOf(ex, scope, rows);
-  return ranked.map(({ score, match, matched }, i) => {
-    const row = rows[i]!;
-    return Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } });
-  });
+  const contexts = await contextsOf(
+    ex,
+    scope,
+    ranked.map((result) => result.row),
+  );
+  return ranked.map(({ row, score, match, matched }) =>
+    Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+  );
 }
 
 /**
