@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyseText, analyseTextByPattern, isAscii } from '../src/search/analyze';
 import { evidentLanguage, evidentLanguageOfAscii } from '../src/search/language';
-import { NOT_ASCII, sampleTexts, seeded } from './support/samples';
+import { MIXED_TEXTS, NOT_ASCII, sampleTexts, seeded } from './support/samples';
 
 
 describe('analyseText on ASCII text', () => {
@@ -28,7 +28,7 @@ describe('analyseText on ASCII text', () => {
       alphabet: [...'aAbBzZ0189____    .,-:;/()\'"!?\n\t<>{}', ...NOT_ASCII],
       count: 3000,
       maxLength: 60,
-      known: ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'],
+      known: MIXED_TEXTS,
     });
     for (const text of samples) expect(analyseText(text), text).toEqual(analyseTextByPattern(text));
   });

@@ -16,6 +16,9 @@ export function seeded(seed: number): () => number {
  */
 export const NOT_ASCII = ['é', 'É', '\u0301', 'ß', 'İ', 'ﬁ', 'Ａ', '①', '—', '✓', '→', '東', 'ア', '\u00a0', '😀', 'Ω'] as const;
 
+/** Known mostly-ASCII texts with some of NOT_ASCII in them, checked before the random ones. */
+export const MIXED_TEXTS = ['PASS ✓ totals the cart', 'naïve_user—OrderSync → résumé', 'Ｑ３ ﬁle_ﬁx 東京Tower'] as const;
+
 /** Known cases first, then `count` random texts of up to `maxLength` characters from `alphabet`, the same every run. */
 export function sampleTexts(options: { seed: number; alphabet: readonly string[]; count: number; maxLength: number; known: readonly string[] }): string[] {
   const random = seeded(options.seed);
