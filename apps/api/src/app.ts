@@ -10,12 +10,11 @@ import { sampleArchiveBacklog } from './archive/backlog';
 import type { ObjectStore } from './archive/object-store';
 import { createArchiver, type Archiver, type ArchiverOptions } from './archive/sealer';
 import { routeNotFound } from './auth/operator';
-import { concurrentRequestLimit, metricsEnabled, oidcEnabled, type Config } from './config';
+import { metricsEnabled, oidcEnabled, type Config } from './config';
 import { measureRequests, registerMetricsRoute, serveMetrics } from './observability/http';
 import { createMetrics, type AppMetrics } from './observability/metrics';
 import { traceRequests, tracedObjectStore } from './observability/tracing';
 import { createOidcAuthenticator } from './auth/oidc';
-import { createTurns, waitedFor, type Turns } from './http/admission';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { inProcess, inProcessExchange, overHttp } from './http/in-process';
@@ -77,8 +76,6 @@ export interface MemoryBankApp {
   keyCache: KeyCache;
   /** Background housekeeping (expired Idempotency-Keys): start() it (the server does). */
   maintenance: Maintenance;
-  /** The turns API requests without a body take (MAX_CONCURRENT_REQUESTS): give them to serveApp. */
-  turns: Turns;
   /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
@@ -125,8 +122,6 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     oidc,
   );
   const limiter = createRequestLimiter(config, logger);
-  const turns = createTurns(concurrentRequestLimit(config));
-  metrics?.observeTurns(turns);
   const maintenance = createMaintenance({ db: deps.db, clock, logger });
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
@@ -145,8 +140,6 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     if (inProcess(c)) return inProcessExchange(c, next);
     const started = performance.now();
     await next();
-    // The time before the app saw it, waiting for its turn (http/admission.ts).
-    const waited = c.env?.incoming ? waitedFor(c.env.incoming) : 0;
     // Method, route pattern and status only: never headers, query strings or bodies.
     logger.info(
       {
@@ -155,7 +148,6 @@ export function createApp(deps: AppDeps): MemoryBankApp {
         route: c.req.routePath,
         status: c.res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
-        ...(waited > 0 && { waited_ms: Math.round(waited * 10) / 10 }),
       },
       'request',
     );
@@ -244,7 +236,6 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     },
     keyCache,
     maintenance,
-    turns,
     async close({ flush }) {
       await archiver.stop(flush);
       await maintenance.stop();

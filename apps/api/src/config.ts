@@ -49,8 +49,6 @@ const configSchema = z.object({
       message: 'must look like mysql://user:password@host:3306/database',
     }),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(16),
-  /** API requests without a body worked on at once (http/admission.ts); default DATABASE_POOL_SIZE. */
-  MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).optional(),
   HOST: optionalString,
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
@@ -108,11 +106,6 @@ export type Config = z.infer<typeof configSchema>;
 /** OIDC sign-in is on when both the issuer and the audience are configured. */
 export function oidcEnabled(config: Config): config is Config & { OIDC_ISSUER: string; OIDC_AUDIENCE: string } {
   return config.OIDC_ISSUER !== undefined && config.OIDC_AUDIENCE !== undefined;
-}
-
-/** How many API requests without a body are worked on at once: one per pooled connection unless set. */
-export function concurrentRequestLimit(config: Pick<Config, 'MAX_CONCURRENT_REQUESTS' | 'DATABASE_POOL_SIZE'>): number {
-  return config.MAX_CONCURRENT_REQUESTS ?? config.DATABASE_POOL_SIZE;
 }
 
 /** /metrics is served when a token protects it on the main port, or on its own port. */

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   // with the same name) stops start-up instead of the first agent's request.
   mcp.tools();
 
-  const server = serveApp(app, { port: config.PORT, logger, turns: built.turns, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
+  const server = serveApp(app, { port: config.PORT, logger, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
     const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
     logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp` }, 'listening');
     flushLogsSync(logger);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, concurrentRequestLimit, loadConfig } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config';
 
 describe('configuration', () => {
   it('has working defaults', () => {
@@ -23,13 +23,6 @@ describe('configuration', () => {
   ])('stops on a bad %s (%s) with a message naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
-  });
-
-  it('works on one request without a body per pooled connection unless MAX_CONCURRENT_REQUESTS says otherwise', () => {
-    expect(concurrentRequestLimit(loadConfig({}))).toBe(16);
-    expect(concurrentRequestLimit(loadConfig({ DATABASE_POOL_SIZE: '40' }))).toBe(40);
-    expect(concurrentRequestLimit(loadConfig({ DATABASE_POOL_SIZE: '40', MAX_CONCURRENT_REQUESTS: '8' }))).toBe(8);
-    expect(() => loadConfig({ MAX_CONCURRENT_REQUESTS: '0' })).toThrow(ConfigError);
   });
 
   it('treats an empty operator token as unset', () => {

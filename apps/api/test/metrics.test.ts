@@ -157,8 +157,6 @@ describe('GET /metrics on the main port', () => {
     expect(valueOf(families, 'memory_bank_db_pool_connections', { state: 'in_use' })).toBeGreaterThanOrEqual(0);
     expect(valueOf(families, 'memory_bank_db_pool_queued_requests')).toBe(0);
     // The scrape itself takes no turn (only /v1 requests do).
-    expect(valueOf(families, 'memory_bank_http_turns', { state: 'in_progress' })).toBe(0);
-    expect(valueOf(families, 'memory_bank_http_turns', { state: 'waiting' })).toBe(0);
     expect(valueOf(families, 'memory_bank_db_pool_acquire_seconds')).toBeGreaterThan(0);
     // The hook event above waits for the archiver (not started here).
     expect(valueOf(families, 'memory_bank_archive_pending_events')).toBeGreaterThanOrEqual(1);

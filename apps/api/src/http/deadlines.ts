@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors';
-import { waitedFor } from './admission';
 import type { AppEnv } from './env';
 import { unavailable } from './errors';
 
@@ -40,8 +39,8 @@ function requestTooSlow(ms: number, incoming: IncomingMessage | undefined): AppE
 }
 
 /**
- * Answers a request that has not finished `requestMs` after its arrival, its wait for a
- * turn included (a database that accepts connections but no longer answers), with 503,
+ * Answers a request that has not finished `requestMs` after its arrival (a database that
+ * accepts connections but no longer answers) with 503,
  * and one whose body has not arrived in `bodyReadMs` (a stalled or trickling client) with
  * 408 and a closed connection, instead of holding the client — and the body budget — for
  * as long as it likes. The handler still running is not interrupted; the budget is
@@ -50,12 +49,9 @@ function requestTooSlow(ms: number, incoming: IncomingMessage | undefined): AppE
 export function requestDeadlines({ requestMs, bodyReadMs }: Deadlines): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const incoming = c.env?.incoming;
-    // The wait for a turn is part of the request's time; one that used it all is not begun.
-    const left = incoming ? requestMs - waitedFor(incoming) : requestMs;
-    if (left <= 0) throw requestTooSlow(requestMs, incoming);
     const timers: NodeJS.Timeout[] = [];
     const deadline = new Promise<never>((_, reject) => {
-      timers.push(setTimeout(() => reject(requestTooSlow(requestMs, incoming)), left));
+      timers.push(setTimeout(() => reject(requestTooSlow(requestMs, incoming)), requestMs));
       if (incoming && bodyReadMs !== undefined && bodyPending(incoming)) {
         timers.push(
           setTimeout(() => {

@@ -1,14 +1,12 @@
 import { serve } from '@hono/node-server';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IncomingMessage, RequestListener, Server, ServerOptions, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { AppError, toProblem } from '../errors';
 import { BODY_LIMITS } from '../limits';
-import { TurnResponse, type Turns } from './admission';
 import { hasBody } from './bodies';
 import type { ApiApp } from './env';
 
@@ -128,8 +126,6 @@ export interface ServeOptions {
   port: number;
   hostname?: string;
   logger?: Logger;
-  /** API requests without a body take turns (see createTurns). */
-  turns?: Turns;
 }
 
 /** The app on a Node HTTP server (the service and the tests alike). */
@@ -139,10 +135,6 @@ export function serveApp(app: ApiApp, options: ServeOptions, onListening?: (info
       fetch: app.fetch,
       port: options.port,
       ...(options.hostname ? { hostname: options.hostname } : {}),
-      // Responses as TurnResponse: each ends its request's turn when its head is written.
-      ...(options.turns
-        ? { createServer: ((serverOptions: ServerOptions, listener: RequestListener) => createServer({ ...serverOptions, ServerResponse: TurnResponse }, options.turns!.wrap(listener))) as typeof createServer }
-        : {}),
     },
     onListening,
   ) as Server;

@@ -1,6 +1,5 @@
 import { observeConnectionAcquisition, poolUsage, type Database } from '@memory-bank/db';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Turns } from '../http/admission';
 
 /*
  * The Prometheus metrics of one app instance (docs/observability.md lists them). Each
@@ -36,8 +35,6 @@ export interface AppMetrics {
   archiveFailure(operation: ArchiveFailure): void;
   /** Where the archive backlog gauges read from at scrape time. */
   observeArchiveBacklog(sample: () => Promise<ArchiveBacklogSample>): void;
-  /** Where the turns gauge reads from at scrape time. */
-  observeTurns(turns: Pick<Turns, 'inProgress' | 'waiting'>): void;
   /** Stops observing the database pool. */
   close(): void;
 }
@@ -122,18 +119,6 @@ export function createMetrics(db: Database): AppMetrics {
       this.set(poolUsage(db).queued);
     },
   });
-  let turns: Pick<Turns, 'inProgress' | 'waiting'> | null = null;
-  new Gauge({
-    name: 'memory_bank_http_turns',
-    help: 'API requests without a body taking their turn (in_progress, at most MAX_CONCURRENT_REQUESTS) and waiting for one (waiting)',
-    labelNames: ['state'] as const,
-    registers,
-    collect() {
-      if (!turns) return;
-      this.set({ state: 'in_progress' }, turns.inProgress);
-      this.set({ state: 'waiting' }, turns.waiting);
-    },
-  });
   const acquire = new Histogram({
     name: 'memory_bank_db_pool_acquire_seconds',
     help: 'Time to get a connection from the database pool (waiting, or opening a new one)',
@@ -164,9 +149,6 @@ export function createMetrics(db: Database): AppMetrics {
     archiveFailure: (operation) => archiveFailures.inc({ operation }),
     observeArchiveBacklog(sample) {
       sampleBacklog = sample;
-    },
-    observeTurns(observed) {
-      turns = observed;
     },
     close: stopObservingPool,
   };

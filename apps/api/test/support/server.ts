@@ -66,7 +66,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   if (options.startArchiver) built.archiver.start();
   options.extend?.(built.app);
-  const server = serveApp(built.app, { port: 0, hostname: '127.0.0.1', turns: built.turns });
+  const server = serveApp(built.app, { port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
