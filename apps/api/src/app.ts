@@ -17,7 +17,7 @@ import { traceRequests, tracedObjectStore } from './observability/tracing';
 import { createOidcAuthenticator } from './auth/oidc';
 import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
-import { inProcess, inProcessExchange, overHttp } from './http/in-process';
+import { inProcess, overHttp } from './http/in-process';
 import { registerWellKnownRoutes } from './routes/system/well-known';
 import type { ApiApp, AppEnv } from './http/env';
 import { requestDeadlines } from './http/deadlines';
@@ -137,7 +137,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     c.set('limiter', limiter);
     if (metrics) c.set('metrics', metrics);
     // No log line of its own: the /mcp request that carries it has one.
-    if (inProcess(c)) return inProcessExchange(c, next);
+    if (inProcess(c)) return next();
     const started = performance.now();
     await next();
     // Method, route pattern and status only: never headers, query strings or bodies.

@@ -18,15 +18,6 @@ export const BODY_LIMITS = {
   lingerBytes: 64 * 1024 * 1024,
 } as const;
 
-/** The MCP endpoint. */
-export const MCP_LIMITS = {
-  /**
-   * Idle MCP servers kept per scope set and protocol era for the next requests (docs/mcp.md):
-   * beyond this many at once, a server is built for the request and dropped after it.
-   */
-  idleServers: 64,
-} as const;
-
 /** Limits of the memory contract. */
 export const MEMORY_LIMITS = {
   contentChars: 8000,

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
-import type { InProcessAnswer } from './in-process';
 import type { AppMetrics } from '../observability/metrics';
 import type { Services } from '../services';
 import type { RequestLimiter } from './limits';
@@ -18,10 +17,6 @@ export interface AppBindings {
   channel?: RequestChannel;
   /** The caller the MCP bridge already authenticated (its scopes are still checked). */
   principal?: Principal;
-  /** The JSON body of an in-process request, as text (see http/in-process.ts). */
-  jsonBody?: string;
-  /** Where an in-process request's `c.json` answer is handed back (see http/in-process.ts). */
-  answer?: InProcessAnswer;
   /** The Node request and response @hono/node-server serves (absent in-process). */
   incoming?: IncomingMessage;
   outgoing?: ServerResponse;

@@ -2,17 +2,10 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AppError, toProblem, type FieldError, type Problem } from '../errors';
 import { isRecord } from '../json';
-import type { InProcessAnswer } from '../http/in-process';
 import type { OperationTool } from './openapi-tools';
 
-/** An in-process request's answer: the response, and the value when the route answered with JSON. */
-export interface Exchange {
-  response: Response;
-  answer: InProcessAnswer;
-}
-
-/** Sends a request (its JSON body, if any, as text beside it) to the app in-process. */
-export type Dispatch = (request: Request, jsonBody?: string) => Promise<Exchange>;
+/** Sends a request to the app in-process. */
+export type Dispatch = (request: Request) => Response | Promise<Response>;
 
 /** Who a tool call or resource read runs as: the app in-process, with the caller's headers. */
 export interface InProcessCaller {
@@ -20,11 +13,6 @@ export interface InProcessCaller {
   /** Request id and credentials of the /mcp request; copied into each request made. */
   headers: Headers;
   requestId: string;
-}
-
-/** The JSON an exchange answered with, whether handed over as a value or written as text. */
-export async function answerJson(exchange: Exchange): Promise<unknown> {
-  return 'json' in exchange.answer ? exchange.answer.json : exchange.response.json();
 }
 
 /** The origin of requests the bridge sends to the app in-process (never on the network). */
@@ -61,12 +49,12 @@ function errorResult(problem: Problem): CallToolResult {
 }
 
 /**
- * Builds the HTTP request a tool call stands for: path, query, headers and JSON body (as
- * text, handed to the app beside a bodiless request) from one flat argument object; or the
+ * Builds the HTTP request a tool call stands for: path, query, headers and JSON body from
+ * one flat argument object; or the
  * arguments' errors, for a header value no HTTP header can carry (a line break, a character
  * beyond Latin-1), which the input schema's `string` lets through.
  */
-function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): { request: Request; jsonBody?: string } | { errors: FieldError[] } {
+function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: Headers): { request: Request } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   let path = tool.pathTemplate;
   const query = new URLSearchParams();
@@ -90,8 +78,7 @@ function toRequest(tool: OperationTool, args: Record<string, unknown>, headers: 
   if (errors.length > 0) return { errors };
   const search = query.size > 0 ? `?${query}` : '';
   if (tool.hasBody) headers.set('content-type', 'application/json');
-  const request = new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, { method: tool.method, headers });
-  return tool.hasBody ? { request, jsonBody: JSON.stringify(body) } : { request };
+  return { request: new Request(`${IN_PROCESS_ORIGIN}${path}${search}`, { method: tool.method, headers, ...(tool.hasBody && { body: JSON.stringify(body) }) }) };
 }
 
 /**
@@ -112,17 +99,9 @@ export async function invokeTool(
     return errorResult(toProblem(new AppError('validation_failed', detail, { errors }), context.requestId));
   }
 
-  const { response, answer } = await context.dispatch(built.request, built.jsonBody);
-  let text: string;
-  let parsed: unknown;
-  if ('json' in answer) {
-    // The route's value, serialised here once (the text content the protocol asks for).
-    parsed = answer.json;
-    text = JSON.stringify(parsed) ?? '';
-  } else {
-    text = await response.text();
-    parsed = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
-  }
+  const response = await context.dispatch(built.request);
+  const text = await response.text();
+  const parsed: unknown = text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
 
   if (!response.ok) {
     const problem =

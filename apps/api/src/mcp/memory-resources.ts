@@ -3,7 +3,7 @@ import { BEARER_SCHEME } from '../http/route';
 import { getMemoryByIdRoute } from '../routes/memory/get';
 import { getMemoryRoute } from '../routes/memory/list';
 import { getMemorySearchRoute } from '../routes/memory/search';
-import { answerJson, IN_PROCESS_ORIGIN, type Dispatch, type InProcessCaller } from './invoke';
+import { IN_PROCESS_ORIGIN, type Dispatch, type InProcessCaller } from './invoke';
 
 /**
  * Memories as MCP resources (a client can attach one to a conversation, e.g. `@` in Claude
@@ -34,8 +34,8 @@ interface MemoryBody {
 type Sdk = Pick<typeof import('@modelcontextprotocol/server'), 'ProtocolError' | 'ProtocolErrorCode' | 'ResourceNotFoundError'>;
 
 async function getJson<T>(dispatch: Dispatch, headers: Headers, path: string): Promise<{ status: number; body: T }> {
-  const exchange = await dispatch(new Request(`${IN_PROCESS_ORIGIN}${path}`, { headers: new Headers(headers) }));
-  return { status: exchange.response.status, body: (await answerJson(exchange)) as T };
+  const response = await dispatch(new Request(`${IN_PROCESS_ORIGIN}${path}`, { headers: new Headers(headers) }));
+  return { status: response.status, body: (await response.json()) as T };
 }
 
 const uriOf = (memory: MemoryBody) => `${MEMORY_URI_PREFIX}${memory.id}`;

@@ -1,13 +1,11 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ExchangeTransport } from '../src/mcp/exchange-transport';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
 /**
- * The MCP endpoint reuses its SDK servers between requests and runs a tool's route
- * in-process as the already authenticated caller. Neither may mix callers up, and a call
- * must not go through the HTTP middleware twice.
+ * The MCP endpoint runs a tool's route in-process as the already authenticated caller: it
+ * may not mix callers up, and a call must not go through the HTTP middleware twice.
  */
 let server: TestServer;
 let tenants: TestTenant[];
@@ -33,7 +31,7 @@ async function call(key: string, name: string, args: Record<string, unknown>) {
   return body.result;
 }
 
-describe('MCP servers reused across requests', () => {
+describe('MCP callers', () => {
   it('answers each caller as itself when many callers with the same scopes call at once', async () => {
     const words = ['quokkareuse', 'narwhalreuse'];
     for (const [i, tenant] of tenants.entries()) {
@@ -78,7 +76,7 @@ describe('MCP servers reused across requests', () => {
     expect(requests.map((line) => line.route)).toEqual(['/mcp', '/mcp', '/mcp']);
   });
 
-  it('refuses a 2025 request the way the SDK transport does, whether or not a pooled server could take it', async () => {
+  it('refuses a 2025 request the way the SDK transport does', async () => {
     const post = (headers: Record<string, string>, body: unknown) =>
       fetch(`${server.url}/mcp`, {
         method: 'POST',
@@ -86,8 +84,6 @@ describe('MCP servers reused across requests', () => {
         body: JSON.stringify(body),
       });
     const search = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'quokkareuse' } } };
-    // Warm the pool first, so each refusal below had a connected server on offer.
-    expect((await call(tenants[0]!.owner.key, 'getMemorySearch', { q: 'quokkareuse' })).isError).toBeUndefined();
     expect((await post({ accept: 'application/json' }, search)).status).toBe(406);
     expect((await post({ 'content-type': 'text/plain' }, search)).status).toBe(415);
     const version = await post({ 'mcp-protocol-version': '1999-01-01' }, search);
@@ -105,7 +101,7 @@ describe('MCP servers reused across requests', () => {
     expect(((await named.json()) as { result: { structuredContent: { results: unknown[] } } }).result.structuredContent.results).toHaveLength(1);
   });
 
-  it('answers an unknown tool and a bad argument as the protocol says, on a pooled server', async () => {
+  it('answers an unknown tool and a bad argument as the protocol says', async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tenants[0]!.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -116,50 +112,6 @@ describe('MCP servers reused across requests', () => {
     const bad = await call(tenants[0]!.owner.key, 'getMemorySearch', { q: 5 });
     expect(bad.isError).toBe(true);
     expect(JSON.parse(bad.content[0]!.text)).toEqual(bad.structuredContent);
-  });
-
-  it('answers a plain tools/call itself, exactly as the SDK server answers the same call', async () => {
-    const owner = tenants[0]!.owner;
-    const saved = await call(owner.key, 'postMemory', { content: 'The axolotldirect fact', tags: ['direct'] });
-    const id = (saved.structuredContent as { id: string }).id;
-    const post = (body: unknown, requestId: string) =>
-      fetch(`${server.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${owner.key}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          // The same request id for both, so a problem's request_id matches too.
-          'x-request-id': requestId,
-        },
-        body: JSON.stringify(body),
-      }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
-    const calls: Record<string, unknown>[] = [
-      { name: 'getMemorySearch', arguments: { q: 'axolotldirect', limit: 3 } },
-      { name: 'getMemorySearch', arguments: { q: 'axolotldirect' }, _meta: { progressToken: 'p-1', 'example.com/trace': 'x' } },
-      { name: 'getMemoryById', arguments: { id } },
-      { name: 'getMemoryById', arguments: { id: 'mem_doesnotexist0000000000' } },
-      { name: 'getMemory', arguments: { limit: 'many' } },
-      { name: 'patchMemoryById', arguments: { id, content: 'x', if_match: 'ключ' } },
-      { name: 'getMemory' },
-    ];
-    const sdkExchanges = vi.spyOn(ExchangeTransport.prototype, 'exchange');
-    try {
-      for (const [n, params] of calls.entries()) {
-        const request = { jsonrpc: '2.0', id: `direct-${n}`, method: 'tools/call', params };
-        const direct = await post(request, `req-direct-${n}`);
-        expect(sdkExchanges).not.toHaveBeenCalled();
-        // A batch of one is the SDK transport's to serve, and it answers with the single response.
-        const bySdk = await post([request], `req-direct-${n}`);
-        expect(direct).toEqual(bySdk);
-        expect(direct).toMatchObject({ status: 200, body: { jsonrpc: '2.0', id: `direct-${n}`, result: { content: [{ type: 'text' }] } } });
-      }
-      // Any other single request still goes to a pooled SDK server.
-      expect((await post({ jsonrpc: '2.0', id: 'list', method: 'tools/list' }, 'req-list')).status).toBe(200);
-      expect(sdkExchanges).toHaveBeenCalledTimes(1);
-    } finally {
-      sdkExchanges.mockRestore();
-    }
   });
 
   it('refuses a header argument no HTTP header can carry as a bad argument, not an internal error', async () => {
