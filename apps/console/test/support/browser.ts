@@ -1,13 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ensureConsoleBuilt } from '../../build.mjs';
+import { launchChromium } from './chromium';
 
-/** Debian's Chromium (.ci/run installs the `chromium` package when it is missing). */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Where screenshots go when `CONSOLE_SCREENSHOTS=1` (docs/console.md); a plain test run writes none. */
 export const SCREENSHOTS = fileURLToPath(new URL('../../../../docs/console/', import.meta.url));
 const TAKE_SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
@@ -18,9 +17,8 @@ const AXE_SOURCE = readFileSync(join(createRequire(import.meta.url).resolve('axe
 
 /** One browser per test file; the console built first (a no-op when it is up to date). */
 export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
   await ensureConsoleBuilt();
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  return launchChromium();
 }
 
 /**
