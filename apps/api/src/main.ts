@@ -47,8 +47,12 @@ async function main(): Promise<void> {
     logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp` }, 'listening');
     flushLogsSync(logger);
     // For people: stdout carries only JSON log lines.
+    // Without the operator token the provisioning route answers 404 like any unknown path: say so here.
+    const operatorRoute = config.MEMORY_BANK_OPERATOR_TOKEN
+      ? ''
+      : 'POST /v1/admin/orgs is off: set MEMORY_BANK_OPERATOR_TOKEN (24+ characters) and restart to turn it on, or create an org with `pnpm cli orgs create --name <name> --owner-email <email>` (same DATABASE_URL as the server).\n';
     process.stderr.write(
-      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\nWeb console: ${base}/console\n`,
+      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\nWeb console: ${base}/console\n${operatorRoute}`,
     );
   });
   const requests = trackInFlight(server);
