@@ -274,6 +274,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
+  checkedDatabase = describeDatabase(config.DATABASE_URL);
   const database = openDatabase(config.DATABASE_URL, { poolSize: 2 });
   const logger = createLogger({ LOG_LEVEL: 'warn' });
   let built: MemoryBankApp | undefined;
@@ -293,6 +294,9 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** host:port/database of DATABASE_URL (never its password), for the error that has no schema. */
+let checkedDatabase: string | undefined;
+
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
@@ -300,7 +304,12 @@ main(process.argv.slice(2)).then(
     else if (error instanceof ConfigError) console.error(error.message);
     else if (error instanceof AppError) console.error(`${error.detail} (${error.code})`);
     else if (hasErrorCode(error, 'ER_BAD_DB_ERROR') || hasErrorCode(error, 'ER_NO_SUCH_TABLE')) {
-      console.error('The database in DATABASE_URL has no Memory Bank schema (yet): run `pnpm cli db migrate` (or `pnpm start`) first.');
+      // A new shell without the server's DATABASE_URL lands on the default database: say which one was read.
+      console.error(
+        `The database ${checkedDatabase ? `${checkedDatabase} (DATABASE_URL)` : 'in DATABASE_URL'} has no Memory Bank schema (yet). ` +
+          'The CLI reads DATABASE_URL like the server: if the server runs with another one, set the same DATABASE_URL here; ' +
+          'otherwise run `pnpm cli db migrate` (or `pnpm start`) first.',
+      );
     } else console.error(`Failed: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(error instanceof UsageError ? 64 : 1);
   },
