@@ -55,10 +55,12 @@ describe('migrations', () => {
 describe('pnpm start', () => {
   it('creates the database, migrates, listens on PORT and prints where the API reference is', async () => {
     const url = fresh('start');
-    const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info' });
+    const service = await startService({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'info', MEMORY_BANK_OPERATOR_TOKEN: '' });
     try {
       // The banner is for people, on stderr; stdout carries JSON log lines only.
       expect(service.stderr()).toMatch(/API reference: http:\/\/\S+\/docs/);
+      // No operator token: the banner says the provisioning route is off and how to turn it on.
+      expect(service.stderr()).toContain('POST /v1/admin/orgs is off: set MEMORY_BANK_OPERATOR_TOKEN');
       // The two streams arrive in any order.
       await expect.poll(() => service.stdout().includes('"msg":"listening"')).toBe(true);
       const lines = service.stdout().split('\n').filter((line) => line !== '');
@@ -137,6 +139,9 @@ describe('pnpm cli', () => {
     const result = await runPnpm(['cli', 'orgs', 'create', '--name', 'Too early', '--owner-email', 'early@example.test'], { DATABASE_URL: url.toString() });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/pnpm cli db migrate/);
+    // It names the database it read (host:port/name, no credentials) and where that came from.
+    expect(result.stderr).toContain(`The database ${url.host}${url.pathname} (DATABASE_URL) has no Memory Bank schema`);
+    expect(result.stderr).toMatch(/same DATABASE_URL/);
   });
 });
 
