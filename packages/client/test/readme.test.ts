@@ -24,7 +24,7 @@ it('the README’s five lines run as written', async () => {
   const logged: unknown[] = [];
   const log = console.log;
   process.env.MEMORY_BANK_URL = server.url;
-  process.env.MEMORY_BANK_KEY = tenant.owner.key;
+  process.env.MEMORY_BANK_API_KEY = tenant.owner.key;
   console.log = (...args: unknown[]) => void logged.push(args);
   try {
     await writeFile(join(dir, 'snippet.ts'), snippet.replace("'@memory-bank/client'", "'../../src'"));
@@ -32,7 +32,7 @@ it('the README’s five lines run as written', async () => {
   } finally {
     console.log = log;
     delete process.env.MEMORY_BANK_URL;
-    delete process.env.MEMORY_BANK_KEY;
+    delete process.env.MEMORY_BANK_API_KEY;
     await rm(dir, { recursive: true, force: true });
   }
   expect(logged).toEqual([[['Deploys happen on Tuesdays']]]);
