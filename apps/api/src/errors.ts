@@ -1,29 +1,30 @@
 /**
- * The one error type of the service. Each code maps to one HTTP status; every error a
- * client sees is rendered from one of these as RFC 9457 application/problem+json.
+ * The one error type of the service. Services, adapters and the edge all throw it with a
+ * code from a closed set and details in the domain's terms; only the edge (http/problems.ts)
+ * turns a code into an HTTP status and the details into headers, and every error a client
+ * sees is rendered from one of these as RFC 9457 application/problem+json.
  */
-export const ERROR_CODES = {
-  bad_request: { status: 400, title: 'Bad Request' },
-  validation_failed: { status: 400, title: 'Validation Failed' },
-  unauthorized: { status: 401, title: 'Unauthorized' },
-  forbidden: { status: 403, title: 'Forbidden' },
-  not_found: { status: 404, title: 'Not Found' },
-  method_not_allowed: { status: 405, title: 'Method Not Allowed' },
-  conflict: { status: 409, title: 'Conflict' },
-  quota_exceeded: { status: 409, title: 'Quota Exceeded' },
-  request_timeout: { status: 408, title: 'Request Timeout' },
-  precondition_failed: { status: 412, title: 'Precondition Failed' },
-  payload_too_large: { status: 413, title: 'Payload Too Large' },
-  unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },
-  idempotency_key_reused: { status: 422, title: 'Idempotency Key Reused' },
-  header_fields_too_large: { status: 431, title: 'Request Header Fields Too Large' },
-  rate_limited: { status: 429, title: 'Too Many Requests' },
-  internal: { status: 500, title: 'Internal Server Error' },
-  unavailable: { status: 503, title: 'Service Unavailable' },
-} as const;
+export const ERROR_CODES = [
+  'bad_request',
+  'validation_failed',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'quota_exceeded',
+  'request_timeout',
+  'precondition_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'header_fields_too_large',
+  'rate_limited',
+  'internal',
+  'unavailable',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
-export type ErrorStatus = (typeof ERROR_CODES)[ErrorCode]['status'];
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface FieldError {
   /** Dotted path of the offending field, e.g. `contexts.3.snippet`. */
@@ -31,50 +32,45 @@ export interface FieldError {
   message: string;
 }
 
+/** What an error says besides its code and text, for the edge to render. */
+export interface ErrorDetails {
+  /** Per-field problems (validation_failed). */
+  errors?: FieldError[];
+  /** Seconds after which the same request may succeed (unavailable, rate_limited). */
+  retryAfterSeconds?: number;
+  /** An `unauthorized` caller's challenge: why the credential was refused, and where to learn how to get one. */
+  challenge?: { realm?: string; error?: 'invalid_token'; resourceMetadata?: string };
+  /** The scopes the operation needs, of which the credential lacks some (forbidden). */
+  requiredScopes?: readonly string[];
+  /** The methods the resource takes (method_not_allowed). */
+  allowedMethods?: readonly string[];
+  /** The request's body was not read to its end: the connection cannot carry another request. */
+  bodyUnread?: boolean;
+}
+
 export class AppError extends Error {
   override name = 'AppError';
-  readonly status: ErrorStatus;
 
   constructor(
     readonly code: ErrorCode,
     readonly detail: string,
-    readonly options: { errors?: FieldError[]; headers?: Record<string, string>; cause?: unknown } = {},
+    readonly details: ErrorDetails & { cause?: unknown } = {},
   ) {
-    super(detail, { cause: options.cause });
-    this.status = ERROR_CODES[code].status;
+    super(detail, { cause: details.cause });
   }
-}
-
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  request_id: string;
-  errors?: FieldError[];
-}
-
-export function problemType(code: ErrorCode): string {
-  return `urn:memory-bank:problem:${code}`;
-}
-
-/** The problem an error stands for, without the request it answered (a batch item's, an MCP tool result's). */
-export function problemOf(error: AppError): Omit<Problem, 'request_id'> {
-  return {
-    type: problemType(error.code),
-    title: ERROR_CODES[error.code].title,
-    status: error.status,
-    detail: error.detail,
-    ...(error.options.errors ? { errors: error.options.errors } : {}),
-  };
-}
-
-export function toProblem(error: AppError, requestId: string): Problem {
-  const { errors, ...problem } = problemOf(error);
-  return { ...problem, request_id: requestId, ...(errors ? { errors } : {}) };
 }
 
 /** The 404 every missing, foreign or malformed id gets: the same body whatever the reason. */
 export function notFound(what: string): AppError {
   return new AppError('not_found', `${what} not found`);
+}
+
+/** A credential that lacks one of `scopes` (RFC 6750 insufficient_scope). */
+export function insufficientScope(scopes: readonly string[], missing: readonly string[] = scopes): AppError {
+  return new AppError('forbidden', `This API key lacks the scope ${missing.join(', ')}`, { requiredScopes: scopes });
+}
+
+/** Errors of the server or what it depends on, not of the request: never a refusal of one item among many. */
+export function isServerFault(error: AppError): boolean {
+  return error.code === 'internal' || error.code === 'unavailable';
 }

@@ -1,11 +1,9 @@
 import type { ApiKeyScope } from '@memory-bank/db';
 import type { Context, MiddlewareHandler } from 'hono';
-import { AppError } from '../errors';
+import { AppError, insufficientScope } from '../errors';
 import type { AppEnv } from '../http/env';
 import { oidcEnabled } from '../config';
 import type { Principal } from './principal';
-
-export const REALM = 'memory-bank';
 
 /** The token of an `Authorization: Bearer <token>` header, or null. */
 export function bearerToken(header: string | undefined): string | null {
@@ -25,14 +23,10 @@ export interface BearerOptions {
 }
 
 function unauthorized(c: Context<AppEnv>, options: BearerOptions, detail: string, error?: 'invalid_token'): AppError {
-  const parts = [`realm="${REALM}"`];
-  if (error) parts.push(`error="${error}"`);
   const config = c.get('config');
-  if (options.advertiseResourceMetadata && oidcEnabled(config)) {
-    const origin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : new URL(c.req.url).origin;
-    parts.push(`resource_metadata="${origin}${PROTECTED_RESOURCE_METADATA_PATH}"`);
-  }
-  return new AppError('unauthorized', detail, { headers: { 'WWW-Authenticate': `Bearer ${parts.join(', ')}` } });
+  const origin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : new URL(c.req.url).origin;
+  const resourceMetadata = options.advertiseResourceMetadata && oidcEnabled(config) ? `${origin}${PROTECTED_RESOURCE_METADATA_PATH}` : undefined;
+  return new AppError('unauthorized', detail, { challenge: { ...(error && { error }), ...(resourceMetadata && { resourceMetadata }) } });
 }
 
 async function authenticate(c: Context<AppEnv>, options: BearerOptions): Promise<Principal> {
@@ -42,13 +36,6 @@ async function authenticate(c: Context<AppEnv>, options: BearerOptions): Promise
   if (!principal) throw unauthorized(c, options, 'The credentials are unknown, expired or revoked', 'invalid_token');
   await c.get('limiter').admit(c, principal);
   return principal;
-}
-
-/** The 403 of a credential that lacks one of `scopes` (RFC 6750 insufficient_scope). */
-export function insufficientScope(scopes: readonly ApiKeyScope[], missing: readonly ApiKeyScope[] = scopes): AppError {
-  return new AppError('forbidden', `This API key lacks the scope ${missing.join(', ')}`, {
-    headers: { 'WWW-Authenticate': `Bearer realm="${REALM}", error="insufficient_scope", scope="${scopes.join(' ')}"` },
-  });
 }
 
 /**

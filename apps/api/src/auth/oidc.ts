@@ -137,10 +137,7 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
       return sub && sub.length <= MAX_IDENTITY_LENGTH ? { ...payload, sub } : null;
     } catch (error) {
       if (error instanceof IssuerUnavailable) {
-        throw new AppError('unavailable', 'The sign-in provider cannot be reached; retry shortly', {
-          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-          cause: error,
-        });
+        throw new AppError('unavailable', 'The sign-in provider cannot be reached; retry shortly', { retryAfterSeconds: RETRY_AFTER_SECONDS, cause: error });
       }
       // Expected for bad tokens (jose errors); anything else is worth a look, but is still a 401.
       if (!(error instanceof errors.JOSEError)) logger.warn({ error: errorForLog(error) }, 'unexpected error verifying an OIDC token');

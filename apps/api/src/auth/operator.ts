@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors';
 import type { AppEnv } from '../http/env';
-import { REALM, bearerToken } from './bearer';
+import { bearerToken } from './bearer';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -21,9 +21,7 @@ export function requireOperator(): MiddlewareHandler<AppEnv> {
     if (!expected) throw routeNotFound();
     const token = bearerToken(c.req.header('authorization'));
     if (!token || !sameToken(token, expected)) {
-      throw new AppError('unauthorized', 'This operation needs the operator token', {
-        headers: { 'WWW-Authenticate': `Bearer realm="${REALM}"` },
-      });
+      throw new AppError('unauthorized', 'This operation needs the operator token');
     }
     await next();
   };

@@ -30,7 +30,7 @@ export function limitBodies(maxBodyFor: MaxBodyFor, countsItsOwn: (path: string)
   const tooLarge = (maxSize: number) => {
     // The rest of the body is never read: close the connection rather than leave the
     // client's unsent bytes to be parsed as its next request.
-    throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes`, { headers: { Connection: 'close' } });
+    throw new AppError('payload_too_large', `The request body is larger than ${maxSize} bytes`, { bodyUnread: true });
   };
   const streamed = new Map<number, MiddlewareHandler>();
   return async (c, next) => {
@@ -63,10 +63,8 @@ export function bodyBudget(maxBytes: number, maxBodyFor: MaxBodyFor, heldAtOnce:
     const size = Math.min(declaredLength(c) ?? maxBodyFor(c.req.path), heldAtOnce(c.req.path) ?? Infinity);
     if (size === 0) return next();
     if (held > 0 && held + size > maxBytes) {
-      throw new AppError('unavailable', 'The server is busy with other requests’ bodies; retry shortly', {
-        // The body is never read: close the connection rather than parse it as a request.
-        headers: { 'Retry-After': '1', Connection: 'close' },
-      });
+      // The body is never read: close the connection rather than parse it as a request.
+      throw new AppError('unavailable', 'The server is busy with other requests’ bodies; retry shortly', { retryAfterSeconds: 1, bodyUnread: true });
     }
     held += size;
     let returned = false;

@@ -28,14 +28,14 @@ const awaitingClient = (incoming: IncomingMessage) => bodyPending(incoming) && i
  * otherwise be read as the next request.
  */
 const bodyTooSlow = (ms: number) =>
-  new AppError('request_timeout', `The request body did not arrive within ${ms} ms`, { headers: { Connection: 'close' } });
+  new AppError('request_timeout', `The request body did not arrive within ${ms} ms`, { bodyUnread: true });
 
 function requestTooSlow(ms: number, incoming: IncomingMessage | undefined): AppError {
   if (incoming && awaitingClient(incoming)) return bodyTooSlow(ms);
   const error = unavailable(`The request did not complete within ${ms} ms; retry shortly`);
   if (!incoming || !bodyPending(incoming)) return error;
   // An unread rest of the body must not be parsed as the next request.
-  return new AppError(error.code, error.detail, { headers: { ...error.options.headers, Connection: 'close' } });
+  return new AppError(error.code, error.detail, { ...error.details, bodyUnread: true });
 }
 
 /**

@@ -1,9 +1,10 @@
 import { isDatabaseUnavailable } from '@memory-bank/db';
 import type { Context, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { AppError, toProblem, type ErrorCode } from '../errors';
+import { AppError, isServerFault, type ErrorCode } from '../errors';
 import { errorForLog } from '../logger';
 import type { AppEnv } from './env';
+import { problemHeaders, statusOf, toProblem } from './problems';
 
 /** Seconds a client should wait before retrying while the database is away. */
 const RETRY_AFTER_SECONDS = 5;
@@ -33,7 +34,7 @@ function fromHttpException(error: HTTPException): AppError {
 
 /** 503 with Retry-After: a dependency (the database) is away for now. */
 export function unavailable(detail: string, cause?: unknown): AppError {
-  return new AppError('unavailable', detail, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) }, cause });
+  return new AppError('unavailable', detail, { retryAfterSeconds: RETRY_AFTER_SECONDS, cause });
 }
 
 /** Whatever was thrown, as the AppError the client will see. */
@@ -47,17 +48,17 @@ export function asAppError(error: unknown): AppError {
 /** Renders an AppError as application/problem+json. */
 export function problemResponse(c: Context<AppEnv>, error: AppError): Response {
   c.get('metrics')?.problem(error.code);
-  return c.body(JSON.stringify(toProblem(error, c.get('requestId'))), error.status, {
-    ...error.options.headers,
+  return c.body(JSON.stringify(toProblem(error, c.get('requestId'))), statusOf(error), {
+    ...problemHeaders(error),
     'Content-Type': 'application/problem+json',
   });
 }
 
 export const onError: ErrorHandler<AppEnv> = (thrown, c) => {
   const error = asAppError(thrown);
-  if (error.status >= 500) {
+  if (isServerFault(error)) {
     // The cause goes to the log (with the request id), never to the client.
-    c.get('logger')?.error({ error: errorForLog(error.options.cause ?? error), req_id: c.get('requestId') }, error.detail);
+    c.get('logger')?.error({ error: errorForLog(error.details.cause ?? error), req_id: c.get('requestId') }, error.detail);
   }
   return problemResponse(c, error);
 };

@@ -52,9 +52,7 @@ export async function* ndjsonLines(body: ReadableStream<Uint8Array>, limits: Ndj
       if (done) break;
       total += value.byteLength;
       if (total > limits.bodyBytes) {
-        throw new AppError('payload_too_large', `The request body is larger than ${limits.bodyBytes} bytes (stopped in line ${number + 1})`, {
-          headers: { Connection: 'close' },
-        });
+        throw new AppError('payload_too_large', `The request body is larger than ${limits.bodyBytes} bytes (stopped in line ${number + 1})`, { bodyUnread: true });
       }
       let start = 0;
       for (let end = value.indexOf(NEWLINE); ; end = value.indexOf(NEWLINE, start)) {

@@ -1,5 +1,74 @@
 import { z } from '@hono/zod-openapi';
-import { ERROR_CODES, type ErrorCode } from '../errors';
+import type { AppError, ErrorCode, FieldError } from '../errors';
+
+/** Where a 401 says a credential is expected (RFC 6750), unless the error names another realm. */
+export const REALM = 'memory-bank';
+
+/** Each error code's HTTP status and title: the one place a code becomes a status. */
+export const PROBLEM_STATUS = {
+  bad_request: { status: 400, title: 'Bad Request' },
+  validation_failed: { status: 400, title: 'Validation Failed' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not Found' },
+  method_not_allowed: { status: 405, title: 'Method Not Allowed' },
+  conflict: { status: 409, title: 'Conflict' },
+  quota_exceeded: { status: 409, title: 'Quota Exceeded' },
+  request_timeout: { status: 408, title: 'Request Timeout' },
+  precondition_failed: { status: 412, title: 'Precondition Failed' },
+  payload_too_large: { status: 413, title: 'Payload Too Large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported Media Type' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency Key Reused' },
+  header_fields_too_large: { status: 431, title: 'Request Header Fields Too Large' },
+  rate_limited: { status: 429, title: 'Too Many Requests' },
+  internal: { status: 500, title: 'Internal Server Error' },
+  unavailable: { status: 503, title: 'Service Unavailable' },
+} as const satisfies Record<ErrorCode, { status: number; title: string }>;
+
+type Status = (typeof PROBLEM_STATUS)[ErrorCode]['status'];
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  request_id: string;
+  errors?: FieldError[];
+}
+
+export function problemType(code: ErrorCode): string {
+  return `urn:memory-bank:problem:${code}`;
+}
+
+export const statusOf = (error: AppError): Status => PROBLEM_STATUS[error.code].status;
+
+/** The problem an error stands for, without the request it answered (a batch item's, an MCP tool result's). */
+export function problemOf(error: AppError): Omit<Problem, 'request_id'> {
+  const { status, title } = PROBLEM_STATUS[error.code];
+  return { type: problemType(error.code), title, status, detail: error.detail, ...(error.details.errors ? { errors: error.details.errors } : {}) };
+}
+
+export function toProblem(error: AppError, requestId: string): Problem {
+  const { errors, ...problem } = problemOf(error);
+  return { ...problem, request_id: requestId, ...(errors ? { errors } : {}) };
+}
+
+/** The headers an error's details stand for. */
+export function problemHeaders(error: AppError): Record<string, string> {
+  const { retryAfterSeconds, challenge, requiredScopes, allowedMethods, bodyUnread } = error.details;
+  const headers: Record<string, string> = {};
+  if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
+  if (error.code === 'unauthorized') {
+    const parts = [`realm="${challenge?.realm ?? REALM}"`];
+    if (challenge?.error) parts.push(`error="${challenge.error}"`);
+    if (challenge?.resourceMetadata) parts.push(`resource_metadata="${challenge.resourceMetadata}"`);
+    headers['WWW-Authenticate'] = `Bearer ${parts.join(', ')}`;
+  }
+  if (requiredScopes) headers['WWW-Authenticate'] = `Bearer realm="${REALM}", error="insufficient_scope", scope="${requiredScopes.join(' ')}"`;
+  if (allowedMethods) headers.Allow = allowedMethods.join(', ');
+  if (bodyUnread) headers.Connection = 'close';
+  return headers;
+}
 
 export const ProblemSchema = z
   .object({
@@ -47,8 +116,6 @@ const HEADERS: Partial<Record<number, Record<string, { description: string; sche
   },
   503: { 'Retry-After': retryAfter },
 };
-
-type Status = (typeof ERROR_CODES)[ErrorCode]['status'];
 
 /** What any request can get: a request head too large for the server (see http/serve.ts), a bug, an unavailable database. */
 const ALWAYS: Status[] = [431, 500, 503];

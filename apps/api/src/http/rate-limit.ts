@@ -208,10 +208,11 @@ export function createRequestLimiter(config: RateLimitConfig, logger: Logger, op
       // When both buckets refuse, the one that frees up last is the one to report.
       const refusing = states.filter((s) => s.tokens < 1).reduce((a, b) => (untilNextToken(b) > untilNextToken(a) ? b : a));
       const retryAfter = Math.max(1, Math.ceil(untilNextToken(refusing)));
+      for (const [name, value] of Object.entries(rateLimitHeaders(states, refusing))) c.header(name, value);
       throw new AppError(
         'rate_limited',
         `Rate limit exceeded for ${SUBJECT[refusing.policy]} (${refusing.limit.perSecond} per second, burst ${refusing.limit.burst}); retry after ${retryAfter} s`,
-        { headers: { 'Retry-After': String(retryAfter), ...rateLimitHeaders(states, refusing) } },
+        { retryAfterSeconds: retryAfter },
       );
     },
     close: () => store.close(),

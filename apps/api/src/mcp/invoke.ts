@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { AppError, toProblem, type FieldError, type Problem } from '../errors';
+import { AppError, type FieldError } from '../errors';
+import { toProblem, type Problem } from '../http/problems';
 import { isRecord } from '../json';
 import type { OperationTool } from './openapi-tools';
 

@@ -185,7 +185,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
 
   // Stateless: no server-initiated stream to GET, no session to DELETE.
   app.on(['GET', 'DELETE'], MCP_PATH, (c) =>
-    problemResponse(c, new AppError('method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP)', { headers: { Allow: 'POST' } })),
+    problemResponse(c, new AppError('method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP)', { allowedMethods: ['POST'] })),
   );
 
   return { tools };

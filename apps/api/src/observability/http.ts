@@ -50,7 +50,7 @@ const exposition = async (metrics: AppMetrics) => ({ body: await metrics.registr
 export function registerMetricsRoute(app: ApiApp, metrics: AppMetrics, token: string): void {
   app.get(METRICS_PATH, async (c) => {
     if (!bearerMatches(c.req.header('authorization'), token)) {
-      return problemResponse(c, new AppError('unauthorized', 'GET /metrics needs the metrics token as a bearer token', { headers: { 'WWW-Authenticate': 'Bearer realm="metrics"' } }));
+      return problemResponse(c, new AppError('unauthorized', 'GET /metrics needs the metrics token as a bearer token', { challenge: { realm: 'metrics' } }));
     }
     const { body, contentType } = await exposition(metrics);
     return c.body(body, 200, { 'Content-Type': contentType });

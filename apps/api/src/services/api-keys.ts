@@ -11,9 +11,8 @@ import {
   type OrgScope,
 } from '@memory-bank/db';
 import { generateApiKey } from '../auth/api-key-secret';
-import { insufficientScope } from '../auth/bearer';
 import type { Principal } from '../auth/principal';
-import { AppError, notFound } from '../errors';
+import { AppError, insufficientScope, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import type { ServiceDeps } from './deps';
 

@@ -3,7 +3,7 @@ import { appendWorkstreamEvents, createGroupCommit, newId, sessionKey, type Data
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Clock } from '../clock';
-import { AppError } from '../errors';
+import { AppError, type ErrorCode } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { RECALL_RECORD_KEY, isRecallRecord, recallAdapter, recallPayload, type RecallRecord } from '../hooks/adapters/recall';
@@ -14,6 +14,8 @@ import { AdapterError, type Harness, type HarnessAdapter, type HookPayload } fro
 import { HOOK_LIMITS, IDEMPOTENCY_LIMITS } from '../limits';
 
 const MAX_PAYLOAD_BYTES = HOOK_LIMITS.payloadBytes;
+/** What refuses one item of a batch while the others land: the item itself is invalid or too large. */
+const REFUSED_ITEM_CODES: ReadonlySet<ErrorCode> = new Set(['bad_request', 'validation_failed', 'payload_too_large']);
 
 export interface HookDelivery {
   harness: Harness;
@@ -34,7 +36,7 @@ export interface HookReceipt {
   duplicate: boolean;
 }
 
-/** One item of a batch: recorded, or refused on its own (400 or 413) while the rest land. */
+/** One item of a batch: recorded, or refused on its own (invalid or too large) while the rest land. */
 export type BatchItemResult = { index: number; receipt: HookReceipt } | { index: number; refused: AppError };
 
 interface PreparedEvent {
@@ -233,7 +235,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded, on
           prepared.push(prepare(delivery, now, `events.${index}.payload`));
           indexes.push(index);
         } catch (error) {
-          if (!(error instanceof AppError) || (error.status !== 400 && error.status !== 413)) throw error;
+          if (!(error instanceof AppError) || !REFUSED_ITEM_CODES.has(error.code)) throw error;
           results[index] = { index, refused: error };
         }
       });

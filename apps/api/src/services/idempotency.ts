@@ -94,7 +94,7 @@ export function createIdempotencyService({ db, clock }: Pick<ServiceDeps, 'db' |
         if (taken.status === null || taken.resultId === null) continue;
         return { status: taken.status, result: await steps.replay(taken.resultId), replayed: true };
       }
-      throw new AppError('unavailable', 'Another request with this Idempotency-Key kept it busy; retry', { headers: { 'Retry-After': '1' } });
+      throw new AppError('unavailable', 'Another request with this Idempotency-Key kept it busy; retry', { retryAfterSeconds: 1 });
     },
   };
 }

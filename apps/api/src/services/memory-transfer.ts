@@ -10,7 +10,7 @@ import {
   type ScopeFilter,
 } from '@memory-bank/db';
 import type { Principal } from '../auth/principal';
-import { AppError } from '../errors';
+import { AppError, isServerFault } from '../errors';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { TRANSFER_LIMITS } from '../limits';
 import { actorOf, recordAudit } from './audit';
@@ -70,7 +70,7 @@ function importKeyOf(input: NewMemoryInput): string {
 
 /** A refusal of one line (its scope, the quota); anything else ends the import. */
 function lineRefusal(error: unknown): AppError {
-  if (!(error instanceof AppError) || error.status >= 500) throw error;
+  if (!(error instanceof AppError) || isServerFault(error)) throw error;
   return error;
 }
 
@@ -168,7 +168,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
           summary.skipped += 1;
           if (summary.skippedLines.length < TRANSFER_LIMITS.reportedLines) summary.skippedLines.push(outcome.line);
         } else {
-          const { code, detail, options: extra } = outcome.error;
+          const { code, detail, details: extra } = outcome.error;
           summary.failed += 1;
           if (summary.failures.length < TRANSFER_LIMITS.reportedLines) {
             summary.failures.push({ line: outcome.line, code, detail, ...(extra.errors ? { errors: extra.errors } : {}) });

@@ -1,9 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
-import { problemResponses } from '../../http/problems';
+import { problemOf, problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { HOOK_LIMITS } from '../../limits';
-import { problemOf } from '../../errors';
 import type { BatchItemResult } from '../../services/hooks';
 import { HarnessSchema, toHookReceiptResponse } from './schemas';
 
