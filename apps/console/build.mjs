@@ -12,25 +12,25 @@ const dist = join(app, 'dist');
 
 function fingerprint() {
   return fingerprintOf(
-    [join(app, 'build.mjs'), join(app, 'index.html'), join(app, 'package.json'), join(root, 'pnpm-lock.yaml')],
+    [join(app, 'build.mjs'), join(app, 'index.html'), join(app, 'package.json'), join(root, 'packages', 'client', 'package.json'), join(root, 'pnpm-lock.yaml')],
     [join(app, 'src'), join(root, 'packages', 'client', 'src')],
   );
 }
 
 async function bundle(outDir) {
-  const { build } = await import('vite');
+  const { build, defaultClientConditions } = await import('vite');
   // Vite picks packages' development builds when NODE_ENV says so (a test run sets "test").
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await buildWith(build, outDir);
+    await buildWith(build, defaultClientConditions, outDir);
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;
   }
 }
 
-async function buildWith(build, outDir) {
+async function buildWith(build, defaultClientConditions, outDir) {
   await build({
     root: app,
     base: '/console/',
@@ -38,6 +38,8 @@ async function buildWith(build, outDir) {
     mode: 'production',
     logLevel: 'warn',
     oxc: { jsx: { runtime: 'automatic' } },
+    // The workspace's @memory-bank/client from its sources, so no build of it comes first.
+    resolve: { conditions: ['@memory-bank/source', ...defaultClientConditions] },
     build: { outDir, emptyOutDir: true, target: 'es2022', sourcemap: false, modulePreload: { polyfill: false }, reportCompressedSize: false,
       rolldownOptions: {
         // React Query marks its modules "use client" (for server components); meaningless here.

@@ -1,8 +1,8 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import { IDEMPOTENT_OPERATIONS } from './generated/idempotent-operations';
-import type { paths } from './generated/schema';
-import { createTransfer } from './transfer';
-import { createTransport, type Send, type TransportOptions } from './transport';
+import { IDEMPOTENT_OPERATIONS } from './generated/idempotent-operations.js';
+import type { paths } from './generated/schema.js';
+import { createTransfer } from './transfer.js';
+import { createTransport, type Send, type TransportOptions } from './transport.js';
 
 export interface MemoryBankClientOptions extends TransportOptions {
   /** The service's origin, e.g. `https://memory.example.com` (default: the page's origin in a browser). */

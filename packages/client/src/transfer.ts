@@ -1,5 +1,5 @@
-import type { components } from './generated/schema';
-import type { Send } from './transport';
+import type { components } from './generated/schema.js';
+import type { Send } from './transport.js';
 
 export type Memory = components['schemas']['Memory'];
 export type ImportSummary = components['schemas']['MemoryImportSummary'];

@@ -1,4 +1,4 @@
-import { errorFromResponse, retryAfterSeconds } from './errors';
+import { errorFromResponse, retryAfterSeconds } from './errors.js';
 
 /** An API key, or a function that answers the current access token (e.g. from an OIDC library), called per attempt. */
 export type TokenSource = string | (() => string | null | undefined | Promise<string | null | undefined>);
