@@ -34,7 +34,7 @@ async function authenticate(c: Context<AppEnv>, options: BearerOptions): Promise
   if (!token) throw unauthorized(c, options, 'This operation needs credentials: Authorization: Bearer <API key or sign-in token>');
   const principal = await c.get('services').authentication.authenticate(token, c.get('requestId'));
   if (!principal) throw unauthorized(c, options, 'The credentials are unknown, expired or revoked', 'invalid_token');
-  await c.get('limiter').admit(c, principal);
+  await c.get('limiter').admit(principal, (name, value) => c.header(name, value));
   return principal;
 }
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { throttledWarning } from '../logger';
-import type { CredentialBroadcast, CredentialCache } from './credential-cache';
+import type { CredentialBroadcast, ForgetsCredentials } from './credential-broadcast';
 
 /** The channel every API process of a deployment listens on; a message is an org id. */
 export const CREDENTIAL_CHANNEL = 'memory-bank:credentials';
@@ -19,7 +19,7 @@ const WARN_EVERY_MS = 30_000;
  */
 export function createRedisCredentialBroadcast(
   url: string,
-  cache: Pick<CredentialCache<unknown>, 'forget'>,
+  cache: ForgetsCredentials,
   logger: Logger,
   channel = CREDENTIAL_CHANNEL,
 ): CredentialBroadcast {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { errorForLog } from '../logger';
+import type { CredentialBroadcast, ForgetsCredentials } from './credential-broadcast';
 
 /**
  * What changes a credential's meaning (a revoked key, a removed member, a changed role or
@@ -10,13 +11,6 @@ export interface CredentialChanges {
   changed(orgId: string): Promise<void>;
 }
 
-/** How the cache hears of, and tells, other processes (Redis pub/sub; see credential-cache-redis.ts). */
-export interface CredentialBroadcast {
-  publish(orgId: string): Promise<void>;
-  /** Resolves once this process listens (or gave up trying). */
-  ready(): Promise<void>;
-  close(): Promise<void>;
-}
 
 export interface CredentialCache<T> extends CredentialChanges {
   /** The cached value for `hash`, while younger than the window. */
@@ -30,8 +24,7 @@ export interface CredentialCache<T> extends CredentialChanges {
   readonly generation: number;
   /** Resolves once changes from other processes are heard (at once without a broadcast). */
   ready(): Promise<void>;
-  /** Called by the broadcast for changes other processes made: one org's entries, or all (null). */
-  forget(orgId: string | null): void;
+  forget: ForgetsCredentials['forget'];
   close(): Promise<void>;
 }
 
@@ -49,7 +42,7 @@ export interface CredentialCacheOptions<T> {
   ttlMs: number;
   orgOf(value: T): string;
   /** Cross-process invalidation (REDIS_URL); without it other processes learn of a change within ttlMs. */
-  broadcast?: (cache: Pick<CredentialCache<unknown>, 'forget'>) => CredentialBroadcast;
+  broadcast?: (cache: ForgetsCredentials) => CredentialBroadcast;
   logger: Logger;
   /** Monotonic milliseconds (default performance.now). */
   now?: () => number;

@@ -1,13 +1,12 @@
-import type { Context } from 'hono';
 import type { Principal } from '../auth/principal';
-import type { AppEnv } from './env';
 
 /**
  * Admits or refuses an authenticated request (rate limits). Called once per HTTP request,
- * right after authentication; throws a 429 AppError to refuse, and may set headers.
+ * right after authentication; throws a rate_limited AppError to refuse, and may set
+ * response headers (the limits' state) either way.
  */
 export interface RequestLimiter {
-  admit(c: Context<AppEnv>, principal: Principal): Promise<void>;
+  admit(principal: Principal, setHeader: (name: string, value: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 

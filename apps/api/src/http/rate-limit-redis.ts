@@ -1,7 +1,7 @@
 import { Redis, type Result } from 'ioredis';
 import type { Logger } from 'pino';
 import { throttledWarning } from '../logger';
-import type { Bucket, BucketStore, TakeOutcome } from './rate-limit';
+import type { Bucket, BucketStore, TakeOutcome } from './buckets';
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {

@@ -1,44 +1,9 @@
-import type { Context } from 'hono';
 import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
 import { AppError } from '../errors';
-import type { AppEnv } from './env';
+import { refilled, type Bucket, type BucketLimit, type BucketStore } from './buckets';
 import { unlimited, type RequestLimiter } from './limits';
-
-/** A token bucket: holds up to `burst` tokens and refills continuously at `perSecond`. */
-export interface BucketLimit {
-  readonly perSecond: number;
-  readonly burst: number;
-}
-
-export interface Bucket {
-  /** Unique across tenants, e.g. `key:key_…`, `user:usr_…`, `org:org_…`. */
-  readonly name: string;
-  readonly limit: BucketLimit;
-}
-
-export interface TakeOutcome {
-  readonly admitted: boolean;
-  /** Tokens left in each bucket (same order), after the charge when admitted. Fractional. */
-  readonly tokens: readonly number[];
-}
-
-/** Where bucket levels live: this process, or Redis shared by every API process. */
-export interface BucketStore {
-  /**
-   * Takes one token from every bucket, or from none when any holds less than one — a
-   * request refused by its org does not also cost its key. Resolves null when the store
-   * cannot answer (the limiter then admits: see createRedisBucketStore).
-   */
-  take(buckets: readonly Bucket[]): Promise<TakeOutcome | null>;
-  close(): Promise<void>;
-}
-
-/** The bucket level `elapsedMs` after it held `tokens`: continuous refill, capped at the burst. */
-export function refilled(tokens: number, elapsedMs: number, limit: BucketLimit): number {
-  return Math.min(limit.burst, tokens + (Math.max(0, elapsedMs) / 1000) * limit.perSecond);
-}
 
 /**
  * The Redis store, its module (and ioredis) loaded in the background: deployments without
@@ -191,7 +156,7 @@ export function createRequestLimiter(config: RateLimitConfig, logger: Logger, op
   };
 
   return {
-    async admit(c: Context<AppEnv>, principal: Principal) {
+    async admit(principal: Principal, setHeader) {
       const policies = policiesOf(principal);
       const outcome = await store.take(policies.map((p) => p.bucket));
       // Fail open: the store could not answer, and an outage of the limiter must not be
@@ -202,13 +167,13 @@ export function createRequestLimiter(config: RateLimitConfig, logger: Logger, op
         // Prepared headers: Hono merges them into responses built with c.json/c.body,
         // including the problem response onError renders for errors thrown later in the
         // request — but not into a Response a handler makes itself (POST /mcp's).
-        for (const [name, value] of Object.entries(rateLimitHeaders(states))) c.header(name, value);
+        for (const [name, value] of Object.entries(rateLimitHeaders(states))) setHeader(name, value);
         return;
       }
       // When both buckets refuse, the one that frees up last is the one to report.
       const refusing = states.filter((s) => s.tokens < 1).reduce((a, b) => (untilNextToken(b) > untilNextToken(a) ? b : a));
       const retryAfter = Math.max(1, Math.ceil(untilNextToken(refusing)));
-      for (const [name, value] of Object.entries(rateLimitHeaders(states, refusing))) c.header(name, value);
+      for (const [name, value] of Object.entries(rateLimitHeaders(states, refusing))) setHeader(name, value);
       throw new AppError(
         'rate_limited',
         `Rate limit exceeded for ${SUBJECT[refusing.policy]} (${refusing.limit.perSecond} per second, burst ${refusing.limit.burst}); retry after ${retryAfter} s`,
