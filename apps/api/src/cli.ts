@@ -275,7 +275,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfig();
   checkedDatabase = describeDatabase(config.DATABASE_URL);
-  const database = openDatabase(config.DATABASE_URL, { poolSize: 2 });
+  const database = openDatabase(config.DATABASE_URL, { poolSize: 2, fastPaths: config.DATABASE_FAST_PATHS });
   const logger = createLogger({ LOG_LEVEL: 'warn' });
   let built: MemoryBankApp | undefined;
   const app = () => (built ??= createApp({ db: database.db, config, logger }));

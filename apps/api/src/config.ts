@@ -49,6 +49,8 @@ const configSchema = z.object({
       message: 'must look like mysql://user:password@host:3306/database',
     }),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(16),
+  /** The driver seam's fast paths (packages/db/src/driver, docs/adr/0007-driver-seam.md); `false` after a drizzle or mysql2 upgrade until the equivalence suite passes. */
+  DATABASE_FAST_PATHS: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   HOST: optionalString,
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),

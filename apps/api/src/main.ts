@@ -33,7 +33,11 @@ async function main(): Promise<void> {
   const { created } = await prepareDatabase(config, logger);
   // Before the pool, so its statements are traced (OTEL_EXPORTER_OTLP_ENDPOINT; off when unset).
   const tracing = startTracing(config, SERVICE_INFO.version);
-  const handle = openDatabase(config.DATABASE_URL, { poolSize: config.DATABASE_POOL_SIZE, ...(tracing && { traceStatement: statementSpans(tracing.tracer) }) });
+  const handle = openDatabase(config.DATABASE_URL, {
+    poolSize: config.DATABASE_POOL_SIZE,
+    fastPaths: config.DATABASE_FAST_PATHS,
+    ...(tracing && { traceStatement: statementSpans(tracing.tracer) }),
+  });
   const { applied } = await migrateDatabase(handle.pool);
   logger.info({ database, created, migrations_applied: applied }, 'database ready');
   const built = createApp({ db: handle.db, config, logger, ...(tracing && { tracer: tracing.tracer }) });

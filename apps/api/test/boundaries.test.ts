@@ -1,6 +1,7 @@
+import madge from 'madge';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 /*
  * The tenancy boundary, checked on the sources (docs/architecture.md#the-tenancy-rule):
@@ -70,7 +71,7 @@ describe('the tenancy boundary', () => {
     expect(modules.filter((module) => module.startsWith('system'))).toEqual([]);
     expect(root).not.toMatch(/\b(orgScopeOf|ownerScopeOf|openDatabase)\b/);
     for (const module of modules.filter((name) => !name.startsWith('queries/'))) {
-      const path = join(db, `${module}${module.endsWith('schema') ? '/index' : ''}.ts`);
+      const path = join(db, `${module}${module.endsWith('schema') || module.endsWith('driver') ? '/index' : ''}.ts`);
       const text = readFileSync(path, 'utf8');
       // Building SQL (select/insert/update/delete/execute on an executor) happens only in queries/.
       expect(text, module).not.toMatch(/\b(ex|db|tx)\s*\.\s*(select|insert|update|delete|execute)\(/);
@@ -87,5 +88,51 @@ describe('layers point down', () => {
       .filter((file) => /^(auth|hooks|archive|http)\//.test(file) && file !== 'http/env.ts')
       .flatMap((file) => importsOf(join(api, file)).filter((path) => /^\.\.\/(services|routes|mcp)(\/|$)/.test(path)).map((path) => `${file} → ${path}`));
     expect(upward).toEqual([]);
+  });
+});
+
+describe('the import graph', () => {
+  // Type-only imports included: a cycle of types is still two modules that cannot be read apart.
+  let graph: Awaited<ReturnType<typeof madge>>;
+  beforeAll(async () => {
+    graph = await madge([api, db], {
+      baseDir: repo,
+      fileExtensions: ['ts'],
+      detectiveOptions: { ts: { skipTypeImports: false, skipAsyncImports: false } },
+    });
+  }, 60_000);
+
+  it('has no cycle in apps/api/src and packages/db/src', () => {
+    expect(Object.keys(graph.obj()).length).toBeGreaterThan(150);
+    expect(graph.circular()).toEqual([]);
+  });
+
+  it('keeps services free of the transport: nothing of http/, routes/, mcp/ or the bearer middleware, however indirectly', () => {
+    const edges = graph.obj();
+    const reached = (from: string): Set<string> => {
+      const seen = new Set<string>();
+      const stack = [from];
+      while (stack.length > 0) for (const next of edges[stack.pop()!] ?? []) if (!seen.has(next)) stack.push((seen.add(next), next));
+      return seen;
+    };
+    const services = Object.keys(edges).filter((file) => file.startsWith('apps/api/src/services/'));
+    expect(services.length).toBeGreaterThan(10);
+    const transport = /^apps\/api\/src\/(http|routes|mcp)\/|^apps\/api\/src\/auth\/bearer\.ts$/;
+    expect(services.flatMap((file) => [...reached(file)].filter((dep) => transport.test(dep)).map((dep) => `${file} → ${dep}`))).toEqual([]);
+  });
+});
+
+describe('libraries stay libraries', () => {
+  const driver = join(db, 'driver');
+  const outsideDriver = [...sources(api), ...sources(db)].filter((file) => !file.startsWith(driver));
+
+  it('reaches into mysql2 and drizzle beyond their public API only in packages/db/src/driver', () => {
+    const offending = outsideDriver.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [/\bas unknown as\b/, /\._(?:allConnections|freeConnections|connectionQueue)\b/, /\.pool\.pool\b/, /\bbodyCache\b/, /\$client\b/]
+        .filter((pattern) => pattern.test(text))
+        .map((pattern) => `${relative(repo, file)}: ${pattern.source}`);
+    });
+    expect(offending).toEqual([]);
   });
 });

@@ -17,10 +17,10 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /** The error and the errors it wraps (drizzle wraps driver errors in `cause`). */
-function* causeChain(error: unknown): Generator<{ code?: unknown; fatal?: unknown }> {
+function* causeChain(error: unknown): Generator<{ code?: unknown; fatal?: unknown; message?: unknown }> {
   let current = error;
   for (let depth = 0; current && typeof current === 'object' && depth < 5; depth++) {
-    yield current as { code?: unknown; fatal?: unknown };
+    yield current as { code?: unknown; fatal?: unknown; message?: unknown };
     current = (current as { cause?: unknown }).cause;
   }
 }
@@ -43,7 +43,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
-/** True when `error` is a duplicate-key violation (for "already exists" answers). */
-export function isDuplicateKey(error: unknown): boolean {
-  return hasErrorCode(error, 'ER_DUP_ENTRY');
+/** True when `error` is a duplicate-key violation (for "already exists" answers); of the unique index `key`, when given. */
+export function isDuplicateKey(error: unknown, key?: string): boolean {
+  for (const link of causeChain(error)) {
+    // The server names the index: "Duplicate entry '…' for key '<table>.<key>'" (or '<key>').
+    if (link.code === 'ER_DUP_ENTRY') return key === undefined || (typeof link.message === 'string' && new RegExp(`for key '(\\w+\\.)?${key}'`).test(link.message));
+  }
+  return false;
 }

@@ -5,7 +5,7 @@
  * rebuild, bulk import, migrations, the readiness ping) is in `@memory-bank/db/system`.
  */
 export * from './schema';
-export type { Database, Executor, Transaction, Schema } from './client';
+export type { Database, Executor, Transaction, Schema } from './driver';
 export * from './errors';
 export * from './ids';
 export { isOrgAdmin, type OrgScope, type OwnerScope } from './scope';
@@ -13,9 +13,9 @@ export * from './search/terms';
 export { SEARCH_TERMS_VERSION, memorySearchTerms } from './search/memory-terms';
 export type { SearchMatch, Highlight, MatchKind } from './search/rank';
 export * from './archive-layout';
-export { inTransaction } from './prepared';
+export { inTransaction } from './driver';
 export { createGroupCommit, type GroupCommitOptions } from './group-commit';
-export { poolUsage, observeConnectionAcquisition, type PoolUsage, type StatementTracer } from './instrument';
+export { poolUsage, observeConnectionAcquisition, type PoolUsage, type StatementTracer } from './driver';
 export * from './queries/orgs';
 export * from './queries/api-keys';
 export * from './queries/memory';

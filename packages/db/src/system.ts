@@ -5,7 +5,7 @@
  * maintenance; a test keeps it
  * so (apps/api/test/boundaries.test.ts).
  */
-export { openDatabase, type DatabaseHandle, type DatabaseOptions } from './client';
+export { openDatabase, type DatabaseHandle, type DatabaseOptions } from './driver';
 export { orgScopeOf, ownerScopeOf } from './scope';
 export * from './system/migrate';
 export * from './system/credentials';

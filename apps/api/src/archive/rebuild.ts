@@ -27,7 +27,7 @@ export function groupArchiveKeys(keys: string[]): { workstreams: ArchivedWorkstr
       unknown.push(key);
       continue;
     }
-    const [, orgId, workstreamId, manifest, first, last] = match as unknown as [string, string, string, string?, string?, string?];
+    const [, orgId = '', workstreamId = '', manifest, first, last] = match;
     const group = groups.get(workstreamId) ?? { orgId, workstreamId, manifest: null, segments: [] };
     if (manifest) group.manifest = key;
     else group.segments.push({ key, first: Number(first), last: Number(last) });

@@ -45,7 +45,7 @@ function errorResult(problem: Problem): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: JSON.stringify(problem) }],
-    structuredContent: problem as unknown as Record<string, unknown>,
+    structuredContent: { ...problem },
   };
 }
 

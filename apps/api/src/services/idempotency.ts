@@ -5,7 +5,7 @@ import {
   findIdempotencyKey,
   inTransaction,
   isDuplicateKey,
-  type Database,
+  type Executor,
 } from '@memory-bank/db';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
@@ -57,7 +57,7 @@ export function createIdempotencyService({ db, clock }: Pick<ServiceDeps, 'db' |
     async once<T>(
       principal: Principal,
       request: IdempotentRequest,
-      steps: { perform(ex: Database): Promise<FirstAnswer<T>>; replay(resultId: string): Promise<T> },
+      steps: { perform(ex: Executor): Promise<FirstAnswer<T>>; replay(resultId: string): Promise<T> },
     ): Promise<IdempotentOutcome<T>> {
       const caller = principal.scope;
       const keyHash = sha256Hex(request.key);

@@ -50,9 +50,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const own = options.ownDatabase ? await createMigratedDatabase(inject('databaseServerUrl'), 'own') : null;
   const databaseUrl = own?.url ?? options.databaseUrl ?? inject('databaseUrl');
   const archiveDir = await mkdtemp(join(tmpdir(), 'mb-archive-'));
-  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', ARCHIVE_URL: `file://${archiveDir}`, ...options.env });
+  const config = loadConfig({
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    ARCHIVE_URL: `file://${archiveDir}`,
+    // DATABASE_FAST_PATHS=false runs the suite on drizzle's and mysql2's public API only.
+    DATABASE_FAST_PATHS: process.env.DATABASE_FAST_PATHS,
+    ...options.env,
+  });
   const database = openDatabase(databaseUrl, {
     poolSize: 8,
+    fastPaths: config.DATABASE_FAST_PATHS,
     connectTimeoutMs: 1000,
     ...(options.tracer ? { traceStatement: statementSpans(options.tracer) } : {}),
   });

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { apiKeys, type ApiKeyRow } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
 

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { auditEvents, type AuditEventRow } from '../schema';
 import type { OrgScope } from '../scope';
 

@@ -1,5 +1,5 @@
 import { and, eq, lt } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { idempotencyKeys } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { unionAll, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import {
   memory,
   memoryContext,
@@ -10,7 +10,7 @@ import {
   type MemoryScope,
   type MemorySource,
 } from '../schema';
-import { padded, preparedOn } from '../prepared';
+import { padded, preparedOn } from '../driver';
 import type { OrgScope, OwnerScope } from '../scope';
 import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { users, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 

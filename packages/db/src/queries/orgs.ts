@@ -1,5 +1,5 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../client';
+import { selectRows, type Executor } from '../driver';
 import { apiKeys, auditEvents, memory, memoryContext, orgs, users, type OrgRow, type Role, type UserRow } from '../schema';
 import type { OrgScope } from '../scope';
 
@@ -85,15 +85,14 @@ export async function deleteOrgRow(ex: Executor, org: OrgScope): Promise<boolean
 
 /** What an org holds, counted before it is deleted. */
 export async function orgFootprint(ex: Executor, org: OrgScope): Promise<{ users: number; apiKeys: number; memories: number; contexts: number }> {
-  const [row] = (await ex.execute(sql`
+  const [counts] = await selectRows<{ users: number; api_keys: number; memories: number; contexts: number }>(ex, sql`
     SELECT
       (SELECT COUNT(*) FROM ${users} WHERE ${users.orgId} = ${org.orgId}) AS users,
       (SELECT COUNT(*) FROM ${apiKeys} WHERE ${apiKeys.orgId} = ${org.orgId}) AS api_keys,
       (SELECT COUNT(*) FROM ${memory} WHERE ${memory.orgId} = ${org.orgId}) AS memories,
       (SELECT COUNT(*) FROM ${memoryContext} WHERE ${memoryContext.orgId} = ${org.orgId}) AS contexts
-  `)) as unknown as [{ users: number; api_keys: number; memories: number; contexts: number }[]];
-  const counts = row[0]!;
-  return { users: Number(counts.users), apiKeys: Number(counts.api_keys), memories: Number(counts.memories), contexts: Number(counts.contexts) };
+  `);
+  return { users: Number(counts?.users), apiKeys: Number(counts?.api_keys), memories: Number(counts?.memories), contexts: Number(counts?.contexts) };
 }
 
 /** Operator: an org's own audit trail goes with it (the record of its deletion is written after). */

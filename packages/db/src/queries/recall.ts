@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
-import type { Executor } from '../client';
-import { preparedOn } from '../prepared';
+import type { Executor } from '../driver';
+import { preparedOn } from '../driver';
 import { workstreamEvents, workstreams, type EventRole, type Harness } from '../schema';
 import type { OwnerScope } from '../scope';
 

@@ -1,8 +1,7 @@
-import type mysql from 'mysql2/promise';
-import { and, eq, getTableColumns, inArray, or, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../client';
-import { hasErrorCode } from '../errors';
-import { cached, connectionOf, inTransaction, padded, preparedOn } from '../prepared';
+import { and, eq, getTableColumns, inArray, or, sql, type Placeholder } from 'drizzle-orm';
+import type { MySqlInsertValue } from 'drizzle-orm/mysql-core';
+import { hasErrorCode, isDuplicateKey } from '../errors';
+import { inTransaction, padded, preparedOn, sendStatement, type Database, type Executor } from '../driver';
 import {
   HARNESSES,
   workstreamEvents,
@@ -76,6 +75,13 @@ const EVENT_COLUMNS = [
   'payloadBytes', 'payload', 'segmentKey',
 ] as const satisfies readonly (keyof typeof workstreamEvents.$inferInsert)[];
 
+/** A row of named placeholders: `name(column)` for each of `columns`. */
+function placeholderRow<C extends string>(columns: readonly C[], name: (column: C) => string): Record<C, Placeholder> {
+  const row = {} as Record<C, Placeholder>;
+  for (const column of columns) row[column] = sql.placeholder(name(column));
+  return row;
+}
+
 /** Statement shapes for multi-session locks and duplicate checks: lists are padded up to one of these sizes. */
 const LIST_SIZES = [1, 4, 16, 64, 256];
 
@@ -146,7 +152,7 @@ export async function appendWorkstreamEvents(
 const APPEND_ATTEMPTS = 5;
 
 /** The error of an INSERT that met an event id its workstream already holds. */
-const isKnownEvent = (error: unknown) => hasErrorCode(error, 'ER_DUP_ENTRY') && /workstream_events_event_id/.test((error as Error).message);
+const isKnownEvent = (error: unknown) => isDuplicateKey(error, 'workstream_events_event_id');
 
 /**
  * Creates the workstreams of new sessions, committed at once and outside any append: two
@@ -321,20 +327,24 @@ async function appendMany(
 /** Every column of a workstream row, in the order the advancing upsert binds them. */
 const WORKSTREAM_COLUMNS = Object.keys(getTableColumns(workstreams)) as (keyof WorkstreamRow)[];
 
+/** The upsert of `rows` (placeholders, or the rows themselves) as drizzle builds it. */
+const advancing = (ex: Executor, rows: MySqlInsertValue<typeof workstreams>[]) =>
+  ex
+    .insert(workstreams)
+    .values(rows)
+    .onDuplicateKeyUpdate({ set: Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, sql`VALUES(${sql.identifier(workstreams[column].name)})`])) });
+
 /** The upsert text for `size` rows, built once per size (LIST_SIZES). */
-const advanceSql = (ex: Executor, size: number): string =>
-  cached(advanceSql, `${size}`, () =>
-    ex
-      .insert(workstreams)
-      .values(
-        Array.from(
-          { length: size },
-          (_, r) => Object.fromEntries(WORKSTREAM_COLUMNS.map((column) => [column, sql.placeholder(`${column}.${r}`)])) as unknown as typeof workstreams.$inferInsert,
-        ),
-      )
-      .onDuplicateKeyUpdate({ set: Object.fromEntries(ADVANCED_COLUMNS.map((column) => [column, sql`VALUES(${sql.identifier(workstreams[column].name)})`])) })
-      .toSQL().sql,
-  );
+const advanceTexts = new Map<number, string>();
+const advanceSql = (ex: Executor, size: number): string => {
+  let text = advanceTexts.get(size);
+  if (text === undefined) {
+    const rows = Array.from({ length: size }, (_, r) => placeholderRow(WORKSTREAM_COLUMNS, (column) => `${column}.${r}`));
+    text = advancing(ex, rows).toSQL().sql;
+    advanceTexts.set(size, text);
+  }
+  return text;
+};
 
 /**
  * Moves locked workstream rows forward in one statement, prepared per connection: every
@@ -343,15 +353,21 @@ const advanceSql = (ex: Executor, size: number): string =>
  */
 async function advanceWorkstreams(tx: Executor, rows: readonly WorkstreamRow[]): Promise<void> {
   const list = padded(rows, LIST_SIZES);
-  const values: unknown[] = new Array(list.length * WORKSTREAM_COLUMNS.length);
-  let i = 0;
-  for (const row of list) {
-    for (const column of WORKSTREAM_COLUMNS) {
-      const value = row[column];
-      values[i++] = value === null || value === undefined ? null : workstreams[column].mapToDriverValue(value as never);
-    }
-  }
-  await connectionOf(tx).execute(advanceSql(tx, list.length), values as mysql.ExecuteValues[]);
+  await sendStatement(
+    tx,
+    () => {
+      const values: unknown[] = new Array(list.length * WORKSTREAM_COLUMNS.length);
+      let i = 0;
+      for (const row of list) {
+        for (const column of WORKSTREAM_COLUMNS) {
+          const value = row[column];
+          values[i++] = value === null || value === undefined ? null : workstreams[column].mapToDriverValue(value as never);
+        }
+      }
+      return { sql: advanceSql(tx, list.length), values, prepare: true };
+    },
+    (on) => advancing(on, [...rows]),
+  );
 }
 
 /**
@@ -368,21 +384,17 @@ async function advanceWorkstreams(tx: Executor, rows: readonly WorkstreamRow[]):
  */
 const INSERT_SIZES = [256, 128, 64, 32];
 
-/** Placeholder names of each row of the largest statement: `<column>.<row>`. */
-const ROW_PLACEHOLDERS = Array.from({ length: INSERT_SIZES[0]! }, (_, r) => EVENT_COLUMNS.map((column) => `${column}.${r}`));
-
 /** The INSERT text for `size` rows, built once per size. */
-const insertSql = (ex: Executor, size: number): string =>
-  cached(insertSql, `${size}`, () =>
-    ex
-      .insert(workstreamEvents)
-      .values(
-        ROW_PLACEHOLDERS.slice(0, size).map(
-          (names) => Object.fromEntries(EVENT_COLUMNS.map((column, c) => [column, sql.placeholder(names[c]!)])) as unknown as typeof workstreamEvents.$inferInsert,
-        ),
-      )
-      .toSQL().sql,
-  );
+const insertTexts = new Map<number, string>();
+const insertSql = (ex: Executor, size: number): string => {
+  let text = insertTexts.get(size);
+  if (text === undefined) {
+    const rows = Array.from({ length: size }, (_, r) => placeholderRow(EVENT_COLUMNS, (column) => `${column}.${r}`));
+    text = ex.insert(workstreamEvents).values(rows).toSQL().sql;
+    insertTexts.set(size, text);
+  }
+  return text;
+};
 
 /**
  * Inserts `size` rows of `rows` from `at` as a server-side prepared statement (mysql2
@@ -390,16 +402,22 @@ const insertSql = (ex: Executor, size: number): string =>
  * and escapes a statement the size of the rows' payloads.
  */
 async function insertEvents(tx: Executor, rows: readonly (typeof workstreamEvents.$inferInsert)[], at: number, size: number): Promise<void> {
-  const values: unknown[] = new Array(size * EVENT_COLUMNS.length);
-  let i = 0;
-  for (let r = 0; r < size; r++) {
-    const row = rows[at + r]!;
-    for (const column of EVENT_COLUMNS) {
-      const value = row[column];
-      values[i++] = value === null || value === undefined ? null : workstreamEvents[column].mapToDriverValue(value as never);
-    }
-  }
-  await connectionOf(tx).execute(insertSql(tx, size), values as mysql.ExecuteValues[]);
+  await sendStatement(
+    tx,
+    () => {
+      const values: unknown[] = new Array(size * EVENT_COLUMNS.length);
+      let i = 0;
+      for (let r = 0; r < size; r++) {
+        const row = rows[at + r]!;
+        for (const column of EVENT_COLUMNS) {
+          const value = row[column];
+          values[i++] = value === null || value === undefined ? null : workstreamEvents[column].mapToDriverValue(value as never);
+        }
+      }
+      return { sql: insertSql(tx, size), values, prepare: true };
+    },
+    (on) => on.insert(workstreamEvents).values(rows.slice(at, at + size)),
+  );
 }
 
 const rowBytes = (row: typeof workstreamEvents.$inferInsert) => 512 + (row.payload?.length ?? 0) + row.content.length + row.searchTerms.length;
@@ -468,7 +486,7 @@ function eventRow(scope: OwnerScope, ownerTag: SearchTag, session: SessionRef, w
 async function appendOne(tx: Executor, scope: OwnerScope, session: SessionRef, workstream: WorkstreamRow, draft: EventDraft): Promise<AppendOutcome> {
   const sequence = workstream.lastSequence + 1;
   const insertOne = preparedOn(tx, 'insertEvent', (on) =>
-    on.insert(workstreamEvents).values(Object.fromEntries(EVENT_COLUMNS.map((column) => [column, sql.placeholder(column)])) as unknown as typeof workstreamEvents.$inferInsert),
+    on.insert(workstreamEvents).values(placeholderRow(EVENT_COLUMNS, (column) => column)),
   );
   try {
     await insertOne.execute(eventRow(scope, searchTag('u', scope.userId), session, workstream.id, sequence, draft));

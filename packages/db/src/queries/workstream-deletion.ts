@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Database, Executor } from '../client';
-import { inTransaction } from '../prepared';
+import type { Database, Executor } from '../driver';
+import { inTransaction } from '../driver';
 import { workstreamManifestKey } from '../archive-layout';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';

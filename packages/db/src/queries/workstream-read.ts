@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { claimColumns, segmentEventColumns, type SegmentClaim, type SegmentEvent } from '../archive-layout';
 import { archiveSegments, workstreamEvents, workstreams, type EventKind, type Harness, type WorkstreamRow } from '../schema';
 import type { OwnerScope } from '../scope';

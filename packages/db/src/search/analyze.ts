@@ -22,7 +22,7 @@ export interface WordSpan {
 
 export interface AnalysedWord extends WordSpan {
   /** The identifier's parts when it has more than one, else empty. */
-  parts: WordSpan[];
+  parts: readonly WordSpan[];
 }
 
 const IDEOGRAPH = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]`;
@@ -94,7 +94,7 @@ export function analyseText(text: string): AnalysedWord[] {
 }
 
 /** Shared by every word that is not an identifier of several parts (nothing writes to it). */
-const NO_PARTS: WordSpan[] = Object.freeze([]) as unknown as WordSpan[];
+const NO_PARTS: readonly WordSpan[] = Object.freeze([]);
 
 function addWord(words: AnalysedWord[], run: string, start: number): void {
   const word = normaliseWord(run);

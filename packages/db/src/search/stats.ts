@@ -1,10 +1,8 @@
 import { getTableName, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type mysql from 'mysql2/promise';
-import type { Database, Executor } from '../client';
 import { createGroupCommit } from '../group-commit';
 import { memoryTermStats } from '../schema';
 import { hasErrorCode } from '../errors';
-import { databaseOptions, isDatabase, padded } from '../prepared';
+import { isDatabase, padded, sendStatement, type Database, type Executor } from '../driver';
 import { isAscii } from './analyze';
 import type { TermCounts } from './memory-terms';
 
@@ -50,24 +48,20 @@ const UPSERT_HEAD = `INSERT INTO \`${getTableName(memoryTermStats)}\` (org_id, o
 const UPSERT_TAIL = ' ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)';
 
 /**
- * One statistics upsert of `rows` (org, owner, term, docs, tokens). Its text is a fixed
- * head, one `(?, ?, ?, ?, ?)` per row and a fixed tail, so it goes to the driver as a
- * string: drizzle would walk a template of five parameters per row to build the same
- * statement, a large share of a save's CPU. Inside a drizzle transaction, which exposes no
- * driver client, drizzle builds it.
+ * One statistics upsert of `rows` (org, owner, term, docs, tokens): a fixed head, one
+ * `(?, ?, ?, ?, ?)` per row and a fixed tail, which the driver seam sends as text; drizzle
+ * builds the same statement otherwise.
  */
 async function upsertStats(ex: Executor, rows: (string | number)[][]): Promise<void> {
-  const client = isDatabase(ex) ? (ex as unknown as { $client: mysql.Pool | mysql.PoolConnection }).$client : null;
-  if (!client) {
-    const values = rows.map((row) => sql`(${sql.join(row.map((value) => sql`${value}`), sql`, `)})`);
-    await ex.execute(sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(values, sql`, `)}
-      ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`);
-    return;
-  }
-  const text = UPSERT_HEAD + Array.from({ length: rows.length }, () => '(?, ?, ?, ?, ?)').join(', ') + UPSERT_TAIL;
-  const params = rows.flat();
-  databaseOptions.get(ex)?.logQuery?.(text, params);
-  await client.query(text, params);
+  await sendStatement(
+    ex,
+    () => ({ sql: UPSERT_HEAD + Array.from({ length: rows.length }, () => '(?, ?, ?, ?, ?)').join(', ') + UPSERT_TAIL, values: rows.flat(), prepare: false }),
+    (on) => {
+      const values = rows.map((row) => sql`(${sql.join(row.map((value) => sql`${value}`), sql`, `)})`);
+      return on.execute(sql`INSERT INTO ${memoryTermStats} (org_id, owner_id, term, docs, tokens) VALUES ${sql.join(values, sql`, `)}
+        ON DUPLICATE KEY UPDATE docs = docs + VALUES(docs), tokens = tokens + VALUES(tokens)`);
+    },
+  );
 }
 
 /** Deltas of one owner summed (term by term), for one upsert. */

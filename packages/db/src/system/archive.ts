@@ -1,6 +1,6 @@
 import { and, asc, between, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../client';
-import { inTransaction, placeholderValue, preparedOn } from '../prepared';
+import type { Database, Executor } from '../driver';
+import { inTransaction, placeholderValue, preparedOn } from '../driver';
 import { claimColumns, segmentEventColumns, segmentKey, type SegmentClaim, type SegmentEvent } from '../archive-layout';
 import { SEGMENT_MAX_BYTES, SEGMENT_MAX_EVENTS } from '../queries/workstream-append';
 import { archiveDeletions, archiveSegments, workstreamEvents, workstreams, type WorkstreamRow } from '../schema';

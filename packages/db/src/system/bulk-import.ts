@@ -1,4 +1,4 @@
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { ownerTagOf, statsOwnerOf, type MemoryRecord } from '../queries/memory';
 import { memory } from '../schema';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';

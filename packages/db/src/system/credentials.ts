@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Executor } from '../client';
-import { preparedOn } from '../prepared';
+import type { Executor } from '../driver';
+import { preparedOn } from '../driver';
 import { isOidcIdentityOf, type OidcIdentity } from '../queries/oidc';
 import { apiKeys, orgs, users, type ApiKeyScope, type OrgRow, type UserRow } from '../schema';
 import { ownerScopeOf, type OwnerScope } from '../scope';

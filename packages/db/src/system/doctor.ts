@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, isNull, min, sql } from 'drizzle-orm';
-import type { Executor } from '../client';
+import { selectRows, type Executor } from '../driver';
 import { archiveDeletions, archiveSegments, orgs, workstreamEvents, workstreams } from '../schema';
 import { claimColumns } from '../archive-layout';
 
@@ -11,9 +11,10 @@ export const FULLTEXT_INDEXES = [
 ] as const;
 
 export async function missingFulltextIndexes(ex: Executor): Promise<(typeof FULLTEXT_INDEXES)[number][]> {
-  const [rows] = (await ex.execute(
+  const rows = await selectRows<{ t: string; i: string }>(
+    ex,
     sql`SELECT TABLE_NAME AS t, INDEX_NAME AS i FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND INDEX_TYPE = 'FULLTEXT'`,
-  )) as unknown as [{ t: string; i: string }[]];
+  );
   const present = new Set(rows.map((row) => `${row.t}.${row.i}`));
   return FULLTEXT_INDEXES.filter((index) => !present.has(`${index.table}.${index.index}`));
 }

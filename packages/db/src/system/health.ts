@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../client';
+import type { Database } from '../driver';
 
 /** The readiness ping: true when the database answers a trivial statement. */
 export async function databaseReachable(db: Database): Promise<boolean> {

@@ -1,5 +1,5 @@
 import { lt, min } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { purgeExpiredIdempotencyKeys } from '../queries/idempotency';
 import { idempotencyKeys } from '../schema';
 import { orgScopeOf } from '../scope';

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import mysql from 'mysql2/promise';
-import type { Database } from '../client';
+import { selectRows, type Database } from '../driver';
 import { hasErrorCode } from '../errors';
 
 /**
@@ -86,7 +86,7 @@ export async function migrateDatabase(pool: mysql.Pool): Promise<{ applied: stri
     if (rows[0]?.got !== 1) throw new Error('timed out waiting for another process to finish migrating');
     try {
       const db = drizzle(connection);
-      const { pending } = await migrationStatus(db as unknown as Database);
+      const { pending } = await migrationStatus(db);
       await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER, migrationsTable: MIGRATIONS_TABLE });
       return { applied: pending };
     } finally {
@@ -103,14 +103,15 @@ export interface MigrationStatus {
 }
 
 /** Which migrations of the journal the database has not applied yet. */
-export async function migrationStatus(db: Database): Promise<MigrationStatus> {
+export async function migrationStatus(db: Pick<Database, 'execute'>): Promise<MigrationStatus> {
   const journal = readJournal();
   let lastApplied = 0;
   let applied = 0;
   try {
-    const [rows] = (await db.execute(
+    const rows = await selectRows<{ applied: number | string; last: number | string }>(
+      db,
       sql`SELECT COUNT(*) AS applied, COALESCE(MAX(created_at), 0) AS last FROM ${sql.identifier(MIGRATIONS_TABLE)}`,
-    )) as unknown as [{ applied: number | string; last: number | string }[]];
+    );
     applied = Number(rows[0]?.applied ?? 0);
     lastApplied = Number(rows[0]?.last ?? 0);
   } catch (error) {

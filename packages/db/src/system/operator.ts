@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { Executor } from '../client';
+import type { Executor } from '../driver';
 import { apiKeys, orgs, users, type OrgRow, type UserRow } from '../schema';
 import { ownerScopeOf, type OwnerScope } from '../scope';
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../client';
-import { inTransaction } from '../prepared';
+import type { Database, Executor } from '../driver';
+import { inTransaction } from '../driver';
 import { archiveSegments, orgs, users, workstreamEvents, workstreams, type Harness } from '../schema';
 import type { EventDraft } from '../queries/workstream-append';
 import { indexTerms, searchTag } from '../search/terms';

@@ -1,6 +1,6 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import type mysql from 'mysql2/promise';
-import type { Database } from './client';
+import type { Database } from './types';
 
 /**
  * Hooks for metrics and tracing. Nothing here is installed unless asked for, so a process
@@ -43,14 +43,15 @@ export function traceStatements(pool: mysql.Pool, trace: StatementTracer): void 
   };
 }
 
+/** What poolUsage reads of mysql2's pool (lib/pool.js, pinned): it has no public count of its connections. */
 interface CorePool {
   config: { connectionLimit: number; connectionConfig: { database?: string } };
-  _allConnections: { length: number };
-  _freeConnections: { length: number };
-  _connectionQueue: { length: number };
+  _allConnections?: { length: number };
+  _freeConnections?: { length: number };
+  _connectionQueue?: { length: number };
 }
 
-const corePool = (db: Database): CorePool => (db as unknown as { $client: { pool: CorePool } }).$client.pool;
+const corePool = (db: Database): CorePool => (db.$client as mysql.Pool & { pool: CorePool }).pool;
 
 export interface PoolUsage {
   /** connectionLimit */
@@ -63,12 +64,12 @@ export interface PoolUsage {
   queued: number;
 }
 
-/** The pool behind `db`, now. */
+/** The pool behind `db`, now (only its size when a mysql2 upgrade moved what the counts are read from). */
 export function poolUsage(db: Database): PoolUsage {
   const pool = corePool(db);
-  const open = pool._allConnections.length;
-  const free = pool._freeConnections.length;
-  return { size: pool.config.connectionLimit, inUse: open - free, free, queued: pool._connectionQueue.length };
+  const open = pool._allConnections?.length ?? 0;
+  const free = pool._freeConnections?.length ?? 0;
+  return { size: pool.config.connectionLimit, inUse: open - free, free, queued: pool._connectionQueue?.length ?? 0 };
 }
 
 interface AcquireContext {
