@@ -2,4 +2,5 @@ export { createMemoryBankClient, ok, type CursorPath, type MemoryBankClient, typ
 export { MemoryBankError, type Problem } from './errors.js';
 export type { ImportSource, ImportSummary, Memory } from './transfer.js';
 export type { RetryEvent, RetryOptions, Send, TokenSource } from './transport.js';
+export { FIELD_LIMITS } from './generated/limits.js';
 export type { components, operations, paths } from './generated/schema.js';
