@@ -1,4 +1,4 @@
-import { createMemoryBankClient, MemoryBankError, ok, type components } from '@memory-bank/client';
+import { createMemoryBankClient, FIELD_LIMITS, MemoryBankError, ok, type components } from '@memory-bank/client';
 import { currentCredential } from './session';
 
 /**
@@ -8,9 +8,11 @@ import { currentCredential } from './session';
  */
 const client = createMemoryBankClient({ token: () => currentCredential() });
 
-export { MemoryBankError };
+export { FIELD_LIMITS, MemoryBankError };
 type Schemas = components['schemas'];
 export type Memory = Schemas['Memory'];
+export type MemoryContext = Schemas['MemoryContext'];
+export type NewMemory = Pick<Schemas['CreateMemory'], 'content' | 'tags' | 'scope' | 'contexts'>;
 export type SearchResult = Schemas['MemorySearchResult'];
 export type Highlight = Schemas['SearchHighlight'];
 export type Workstream = Schemas['Workstream'];
@@ -44,7 +46,7 @@ export const api = {
     const { data, response } = await client.GET('/v1/memory/{id}', { params: { path: { id } } });
     return { memory: data!, etag: response.headers.get('etag') };
   },
-  saveMemory: (body: { content: string; tags: string[]; scope: Scope }) => ok(client.POST('/v1/memory', { body })),
+  saveMemory: (body: NewMemory) => ok(client.POST('/v1/memory', { body })),
   updateMemory: (id: string, body: { content: string; tags: string[] }, etag: string | null) =>
     ok(client.PATCH('/v1/memory/{id}', { params: { path: { id }, header: etag ? { 'if-match': etag } : {} }, body })),
   deleteMemory: async (id: string) => {

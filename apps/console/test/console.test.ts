@@ -78,7 +78,8 @@ describe('the console in a browser', () => {
     const results = page.getByRole('list', { name: 'Search results' });
     await expect.poll(() => results.locator('mark').allTextContents()).toEqual(['orbital']);
     await checkScreen(page, 'search');
-    await results.getByRole('link', { name: /Open memory/ }).click();
+    // The result's text is the link that opens it.
+    await results.getByRole('link', { name: /orbital pipeline/ }).click();
     await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();
     await page.getByText('orbital pipeline').waitFor();
     // Rendered as text: the markup is visible, no element was made from it, nothing ran.
@@ -112,6 +113,66 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('alert').filter({ hasText: 'changed this memory meanwhile' }).waitFor();
     expect((await tenant.owner.api.get(`/v1/memory/${saved.body.id}`)).body.content).toBe('The staging database is called cirrus');
+  });
+
+  it('saves a memory with contexts (snippet, citation URL and title) from the form, and opens it from a search result’s text', async () => {
+    await page.getByRole('link', { name: 'Memories', exact: true }).click();
+    await page.getByRole('heading', { name: 'Memories', level: 1 }).waitFor();
+    await page.getByLabel('New memory').fill('The release train leaves on Thursdays');
+    const addContext = page.getByRole('button', { name: 'Add a context' });
+    for (let i = 0; i < 3; i++) await addContext.click();
+    const first = page.getByRole('group', { name: 'Context 1' });
+    await first.getByLabel('Snippet').fill('Agreed at the planning meeting');
+    await first.getByLabel('Citation URL (optional)').fill('https://wiki.example.test/planning?week=49');
+    await first.getByLabel('Citation title (optional)').fill('Planning notes <b>week 49</b>');
+    await page.getByRole('group', { name: 'Context 2' }).getByLabel('Snippet').fill('Mentioned in chat');
+    await page.getByRole('group', { name: 'Context 3' }).getByRole('button', { name: 'Remove context 3' }).click();
+    expect(await page.getByRole('group', { name: /^Context \d+$/ }).count()).toBe(2);
+    await checkScreen(page, null);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    expect(await page.getByRole('group', { name: /^Context \d+$/ }).count()).toBe(0); // the form starts afresh
+
+    const listed = (await tenant.owner.api.get('/v1/memory?limit=5')).body.memories as { id: string; content: string; contexts: { snippet: string; citation: unknown }[] }[];
+    const saved = listed.find((memory) => memory.content === 'The release train leaves on Thursdays')!;
+    expect(saved.contexts.map(({ snippet, citation }) => ({ snippet, citation }))).toEqual([
+      { snippet: 'Agreed at the planning meeting', citation: { url: 'https://wiki.example.test/planning?week=49', title: 'Planning notes <b>week 49</b>' } },
+      { snippet: 'Mentioned in chat', citation: null },
+    ]);
+
+    await page.getByLabel('Search memories').fill('Thursdays');
+    const results = page.getByRole('list', { name: 'Search results' });
+    const result = results.getByRole('link', { name: 'The release train leaves on Thursdays' });
+    await result.waitFor();
+    expect(await results.getByRole('link').count()).toBe(1); // the text is the result's one link
+    await result.click();
+    await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();
+    expect(page.url()).toBe(`${server.url}/console/memories/${saved.id}`);
+    const citation = page.getByRole('list', { name: 'Contexts' }).getByRole('link', { name: 'Planning notes <b>week 49</b>' });
+    expect(await citation.getAttribute('href')).toBe('https://wiki.example.test/planning?week=49');
+    expect(await citation.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await page.locator('main b').count()).toBe(0); // the title is text
+    await checkScreen(page, null);
+  });
+
+  it('shows a citation address that is not http(s) as text, never as a link', async () => {
+    const saved = await tenant.owner.api.post('/v1/memory', {
+      body: {
+        content: 'Citations from odd places',
+        contexts: [
+          { snippet: 'a script address', citation: { url: 'javascript:window.__xss=2', title: 'Click me' } },
+          { snippet: 'a data address', citation: { url: 'data:text/html,<script>window.__xss=3</script>' } },
+          { snippet: 'a relative one and more fields', citation: { url: '/elsewhere', page: 12 } },
+        ],
+      },
+    });
+    await page.goto(`/console/memories/${saved.body.id}`);
+    const contexts = page.getByRole('list', { name: 'Contexts' });
+    await contexts.getByText('javascript:window.__xss=2').waitFor();
+    await contexts.getByText('data:text/html,<script>window.__xss=3</script>').waitFor();
+    await contexts.getByText('"page": 12').waitFor();
+    expect(await contexts.getByRole('link').count()).toBe(0);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
   });
 
   it('shows workstreams, their timeline and tool actions; remembers an event; deletes a workstream', async () => {

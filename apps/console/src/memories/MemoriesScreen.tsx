@@ -13,12 +13,14 @@ function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
   const preview = memory.content.length > PREVIEW_CHARS ? `${memory.content.slice(0, PREVIEW_CHARS)}…` : memory.content;
   return (
     <li className="memory">
-      <p className="content">{'match' in memory ? <Highlighted text={preview} highlights={memory.match.highlights} /> : preview}</p>
+      {/* The text itself opens the memory: its words are the link's name. */}
+      <p className="content">
+        <Link className="open" to={`/memories/${encodeURIComponent(memory.id)}`}>
+          {'match' in memory ? <Highlighted text={preview} highlights={memory.match.highlights} /> : preview}
+        </Link>
+      </p>
       <p className="meta">
-        <Link to={`/memories/${encodeURIComponent(memory.id)}`} aria-label={`Open memory ${memory.id}`}>
-          Open
-        </Link>{' '}
-        · {memory.scope === 'org' ? 'shared with the org' : 'private'} · {memory.source} · <Time at={memory.updated_at} />
+        {memory.scope === 'org' ? 'shared with the org' : 'private'} · {memory.source} · <Time at={memory.updated_at} />
         {memory.tags.length ? ` · ${memory.tags.map((tag) => `#${tag}`).join(' ')}` : ''}
       </p>
     </li>

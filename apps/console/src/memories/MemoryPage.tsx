@@ -3,6 +3,7 @@ import { MemoryBankError, type Memory } from '../api';
 import { Link, navigate } from '../router';
 import { ConfirmDialog } from '../ui/Dialog';
 import { Time } from '../ui/Time';
+import { Citation } from './Citation';
 import { parseTags, useDeleteMemory, useMemory, useUpdateMemory } from './queries';
 
 function EditMemoryForm({ memory, etag, onDone }: { memory: Memory; etag: string | null; onDone: () => void }) {
@@ -93,11 +94,11 @@ export function MemoryPage({ id }: { id: string }) {
           </div>
         </>
       )}
-      <h2>Contexts</h2>
+      <h2 id="contexts-title">Contexts</h2>
       {m.contexts.length === 0 ? (
         <p>No contexts.</p>
       ) : (
-        <ul className="contexts">
+        <ul className="contexts" aria-labelledby="contexts-title">
           {m.contexts.map((context) => (
             <li key={context.id}>
               <p className="content">{context.snippet}</p>
@@ -106,7 +107,7 @@ export function MemoryPage({ id }: { id: string }) {
                 {context.conversation_id ? ` · conversation ${context.conversation_id}` : ''}
                 {context.message_id ? ` · message ${context.message_id}` : ''} · <Time at={context.created_at} />
               </p>
-              {context.citation ? <pre className="citation">{JSON.stringify(context.citation, null, 2)}</pre> : null}
+              {context.citation ? <Citation citation={context.citation} /> : null}
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Scope } from '../api';
 import { useAdminOrg } from '../org';
 import { ErrorAlert } from '../ui/QueryState';
+import { NewContexts, toContextInputs, type ContextDraft } from './NewContexts';
 import { parseTags, useSaveMemory } from './queries';
 
 export function SaveMemoryForm() {
@@ -9,6 +10,7 @@ export function SaveMemoryForm() {
   const [content, setContent] = useState('');
   const [tags, setTags] = useState('');
   const [scope, setScope] = useState<Scope>('user');
+  const [contexts, setContexts] = useState<ContextDraft[]>([]);
   const save = useSaveMemory();
   // Only admins may share with the org (the API refuses members anyway).
   const { isAdmin } = useAdminOrg();
@@ -17,11 +19,12 @@ export function SaveMemoryForm() {
     event.preventDefault();
     if (!content.trim()) return;
     save.mutate(
-      { content, tags: parseTags(tags), scope },
+      { content, tags: parseTags(tags), scope, ...(contexts.length ? { contexts: toContextInputs(contexts) } : {}) },
       {
         onSuccess: () => {
           setContent('');
           setTags('');
+          setContexts([]);
         },
       },
     );
@@ -43,6 +46,7 @@ export function SaveMemoryForm() {
           </select>
         </>
       ) : null}
+      <NewContexts drafts={contexts} onChange={setContexts} />
       <button type="submit" disabled={save.isPending}>
         Save
       </button>

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { api, type MemoryFilters, type Scope } from '../api';
+import { api, type MemoryFilters, type NewMemory } from '../api';
 
 export const SEARCH_DEBOUNCE_MS = 250;
 
@@ -43,7 +43,7 @@ export function useMemory(id: string) {
 export function useSaveMemory() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { content: string; tags: string[]; scope: Scope }) => api.saveMemory(body),
+    mutationFn: (body: NewMemory) => api.saveMemory(body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['memories'] }),
   });
 }
