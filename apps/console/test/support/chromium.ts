@@ -14,10 +14,16 @@ const SYSTEM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage']
  */
 const NOT_IN_TESTS = new Set(['--disable-web-security', '--allow-running-insecure-content']);
 
+interface LaunchOptions {
+  executablePath: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
 interface Candidate {
   name: string;
   /** Throws saying what is missing. */
-  find: () => Promise<{ executablePath: string; args: string[] }>;
+  find: () => Promise<LaunchOptions>;
 }
 
 function executable(path: string): string {
@@ -35,7 +41,7 @@ function executable(path: string): string {
 export async function launchChromium(): Promise<Browser> {
   const failures: string[] = [];
   for (const candidate of candidates()) {
-    let found: { executablePath: string; args: string[] };
+    let found: LaunchOptions;
     try {
       found = await candidate.find();
     } catch (error) {
@@ -65,17 +71,21 @@ function candidates(): Candidate[] {
         return { executablePath: executable(path), args: SYSTEM_ARGS };
       },
     })),
-    { name: '@sparticuz/chromium', find: shippedChromium },
+    { name: '@sparticuz/chromium', find: () => shippedChromium(false) },
+    // A machine without NSS (libnss3; Debian's slim images): the libraries the package ships for
+    // Amazon Linux 2023 serve, put first on LD_LIBRARY_PATH.
+    { name: '@sparticuz/chromium with its own NSS libraries', find: () => shippedChromium(true) },
   ];
 }
 
 /**
- * @sparticuz/chromium unpacks its browser into the temp dir (`<tmp>/chromium`) on first use
- * and takes an existing file there as done. Test files run in parallel processes, and an
- * interrupted unpack would leave a truncated file forever: so one process at a time unpacks
- * (a lock directory), and a marker written afterwards says the unpack of this version finished.
+ * @sparticuz/chromium unpacks its browser into the temp dir (`<tmp>/chromium`, its libraries
+ * into `<tmp>/al2023/lib`) on first use and takes what is there as done. Test files run in
+ * parallel processes, and an interrupted unpack would leave a truncated file forever: so one
+ * process at a time unpacks (a lock directory), and a marker written afterwards says the
+ * unpack of this version finished.
  */
-async function shippedChromium(): Promise<{ executablePath: string; args: string[] }> {
+async function shippedChromium(ownLibraries: boolean): Promise<{ executablePath: string; args: string[]; env?: Record<string, string> }> {
   if (process.platform !== 'linux' || process.arch !== 'x64') throw new Error(`ships Linux x64 only (this is ${process.platform} ${process.arch})`);
   let entry: string;
   try {
@@ -84,24 +94,35 @@ async function shippedChromium(): Promise<{ executablePath: string; args: string
     throw new Error('not installed (pnpm install)');
   }
   // <package>/build/index.js; its package.json is not among its exports.
-  const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
-  const { default: chromium } = await import('@sparticuz/chromium');
+  const root = join(dirname(entry), '..');
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  const { default: chromium, inflate } = await import('@sparticuz/chromium');
   const args = chromium.args.filter((arg) => !NOT_IN_TESTS.has(arg));
   const marker = join(tmpdir(), `.memory-bank-sparticuz-chromium-${version}`);
-  const unpacked = join(tmpdir(), 'chromium');
-  if (existsSync(marker) && existsSync(unpacked)) return { executablePath: await chromium.executablePath(), args };
-  const lock = join(tmpdir(), '.memory-bank-sparticuz-chromium.lock');
-  await acquire(lock);
-  try {
-    if (!(existsSync(marker) && existsSync(unpacked))) {
-      rmSync(unpacked, { force: true }); // a partial unpack, or another version's
-      const path = await chromium.executablePath();
-      writeFileSync(marker, `${path}\n`);
+  const browser = join(tmpdir(), 'chromium');
+  const libraries = join(tmpdir(), 'al2023');
+  const unpacked = () => existsSync(marker) && existsSync(browser) && existsSync(libraries);
+  if (!unpacked()) {
+    const lock = join(tmpdir(), '.memory-bank-sparticuz-chromium.lock');
+    await acquire(lock);
+    try {
+      if (!unpacked()) {
+        // A partial unpack, or another version's.
+        rmSync(browser, { force: true });
+        rmSync(libraries, { recursive: true, force: true });
+        await chromium.executablePath();
+        await inflate(join(root, 'bin', 'al2023.tar.br'));
+        writeFileSync(marker, `${browser}\n`);
+      }
+    } finally {
+      rmdirSync(lock);
     }
-    return { executablePath: await chromium.executablePath(), args };
-  } finally {
-    rmdirSync(lock);
   }
+  const executablePath = await chromium.executablePath();
+  if (!ownLibraries) return { executablePath, args };
+  const inherited = Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const path = [join(libraries, 'lib'), process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  return { executablePath, args, env: { ...inherited, LD_LIBRARY_PATH: path } };
 }
 
 const LOCK_WAIT_MS = 120_000;
