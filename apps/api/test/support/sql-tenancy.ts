@@ -257,8 +257,9 @@ export function checkStatement(statement: string): Violation | null {
   if (tenantTablePattern.test(text) && !allowanceOf(text)) {
     const problems: string[] = [];
     try {
-      // The parser knows no LIMIT on DELETE and UPDATE; a limit does not change which org a statement names.
-      const parsable = /^(?:delete|update)\b/i.test(text) ? text.replace(/\s+limit \?$/i, '') : text;
+      // The parser knows no LIMIT on DELETE and UPDATE, nor index hints; neither changes which org a statement names.
+      const unhinted = text.replace(/\s+(?:force|use|ignore) index \([^)]*\)/gi, '');
+      const parsable = /^(?:delete|update)\b/i.test(unhinted) ? unhinted.replace(/\s+limit \?$/i, '') : unhinted;
       checkNode(parser.astify(parsable, { database: 'MariaDB' }), undefined, new Set(), problems);
     } catch (error) {
       problems.push(`could not be parsed (${(error as Error).message.slice(0, 120)})`);

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
-import { unionAll, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
+import { union, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../driver';
 import {
+  MEMORY_INDEXES,
   memory,
   memoryContext,
   orgs,
@@ -95,12 +96,15 @@ type MemoryColumns = Omit<MemoryRecord, 'contexts'> & { contextCount: number };
  * A memory's contexts read in the same statement as the memory (get, list, the locked read):
  * a correlated subquery that concatenates (GROUP_CONCAT's default ',') one JSON array per
  * context, fields in MemoryContextRecord's order, in id order; NULL when it has none
- * (context_count = 0 skips the subquery). GROUP_CONCAT rather
- * than JSON_ARRAYAGG: MySQL 8 has no ORDER BY inside JSON_ARRAYAGG; arrays rather than
- * JSON_OBJECT: MySQL 8 reorders object keys. The session's group_concat_max_len is raised
- * at connect (client.ts) above the largest a memory's contexts can be.
+ * (context_count = 0 skips the subquery). It reads the memory's own contexts by
+ * memory_context_memory, named in a hint: with the org's index the optimiser may pick
+ * instead (its estimate for org_id can be far off), every row would read every context of
+ * the org. GROUP_CONCAT rather than JSON_ARRAYAGG: MySQL 8 has no ORDER BY inside
+ * JSON_ARRAYAGG; arrays rather than JSON_OBJECT: MySQL 8 reorders object keys. The
+ * session's group_concat_max_len is raised at connect (driver/database.ts) above the
+ * largest a memory's contexts can be.
  */
-const contextsColumn = sql<string | null>`CASE WHEN \`memory\`.\`context_count\` = 0 THEN NULL ELSE (SELECT CONCAT('[', GROUP_CONCAT(JSON_ARRAY(\`memory_context\`.\`id\`, \`memory_context\`.\`snippet\`, \`memory_context\`.\`citation\`, \`memory_context\`.\`conversation_id\`, \`memory_context\`.\`message_id\`, \`memory_context\`.\`origin\`, CONCAT(LEFT(DATE_FORMAT(\`memory_context\`.\`created_at\`, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')) ORDER BY \`memory_context\`.\`id\`), ']') FROM \`memory_context\` WHERE \`memory_context\`.\`org_id\` = \`memory\`.\`org_id\` AND \`memory_context\`.\`memory_id\` = \`memory\`.\`id\`) END`;
+const contextsColumn = sql<string | null>`CASE WHEN \`memory\`.\`context_count\` = 0 THEN NULL ELSE (SELECT CONCAT('[', GROUP_CONCAT(JSON_ARRAY(\`memory_context\`.\`id\`, \`memory_context\`.\`snippet\`, \`memory_context\`.\`citation\`, \`memory_context\`.\`conversation_id\`, \`memory_context\`.\`message_id\`, \`memory_context\`.\`origin\`, CONCAT(LEFT(DATE_FORMAT(\`memory_context\`.\`created_at\`, '%Y-%m-%dT%H:%i:%s.%f'), 23), 'Z')) ORDER BY \`memory_context\`.\`id\`), ']') FROM \`memory_context\` FORCE INDEX (${sql.raw(MEMORY_INDEXES.contextsOfMemory)}) WHERE \`memory_context\`.\`org_id\` = \`memory\`.\`org_id\` AND \`memory_context\`.\`memory_id\` = \`memory\`.\`id\`) END`;
 
 type ContextTuple = [string, string, Citation | string | null, string | null, string | null, ContextOrigin, string];
 
@@ -224,7 +228,7 @@ async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly Memory
         origin: memoryContext.origin,
         createdAt: isoTimestamp(memoryContext.createdAt),
       })
-      .from(memoryContext)
+      .from(memoryContext, { forceIndex: MEMORY_INDEXES.contextsOfMemory })
       .where(
         and(
           eq(memoryContext.orgId, OWNER.orgId),
@@ -395,7 +399,12 @@ export interface MemoryPage {
   lastId: string | null;
 }
 
-/** Newest first; `beforeId` continues after the last memory of the previous page. */
+/**
+ * Newest first; `beforeId` continues after the last memory of the previous page. Each
+ * branch walks one index of the caller's own rows, named in a hint, newest first, and stops
+ * after a page: a page reads the same few rows however many the owner, the org or other
+ * orgs hold, whatever the optimiser's statistics say.
+ */
 export async function listMemories(
   ex: Executor,
   scope: OwnerScope,
@@ -404,13 +413,14 @@ export async function listMemories(
   const tagged = options.tag !== undefined;
   const sourced = options.source !== undefined;
   const filter = options.filter ?? 'all';
-  const branch = (on: Executor, which: ScopeFilter) =>
+  // The member's own memories of any scope (`mine`), or of one; the org's shared ones (`org`).
+  const branch = (on: Executor, which: 'mine' | ScopeFilter) =>
     on
       .select(memoryWithContexts)
-      .from(memory)
+      .from(memory, { forceIndex: which === 'org' ? MEMORY_INDEXES.orgScope : MEMORY_INDEXES.owner })
       .where(
         and(
-          visibleTo(OWNER, which),
+          which === 'mine' ? and(eq(memory.orgId, OWNER.orgId), eq(memory.userId, OWNER.userId)) : visibleTo(OWNER, which),
           lt(memory.id, sql.placeholder('before')),
           tagged ? hasTag(sql.placeholder('tag')) : undefined,
           sourced ? eq(memory.source, sql.placeholder('source')) : undefined,
@@ -418,10 +428,11 @@ export async function listMemories(
       )
       .orderBy(desc(memory.id))
       .limit(sql.placeholder('limit'));
-  // One statement; for both scopes two index-ordered branches, each with its LIMIT, merged by
-  // the server: one OR would let the optimiser answer by scanning the org.
+  // Both scopes: what the member owns and what the org shares, each a page at most, merged
+  // by the server (UNION drops the member's own shared memories, which both hold). One OR
+  // would let the optimiser answer by scanning the org.
   const rows = await preparedOn(ex, `list:${filter}:${tagged}:${sourced}`, (on) =>
-    filter === 'all' ? unionAll(branch(on, 'user'), branch(on, 'org')).orderBy(sql`\`id\` desc`).limit(sql.placeholder('limit')) : branch(on, filter),
+    filter === 'all' ? union(branch(on, 'mine'), branch(on, 'org')).orderBy(sql`\`id\` desc`).limit(sql.placeholder('limit')) : branch(on, filter),
   ).execute({
     orgId: scope.orgId,
     userId: scope.userId,

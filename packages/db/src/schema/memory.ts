@@ -13,6 +13,16 @@ export type ContextOrigin = (typeof CONTEXT_ORIGINS)[number];
 
 export type Citation = Record<string, unknown>;
 
+/** Indexes that reads name in hints (FORCE INDEX), so a plan cannot flip with the statistics. */
+export const MEMORY_INDEXES = {
+  /** One member's memories, newest last: (org_id, user_id, id). */
+  owner: 'memory_owner_id',
+  /** The org's memories of one scope, newest last: (org_id, scope, id). */
+  orgScope: 'memory_org_scope_id',
+  /** One memory's contexts: (memory_id, id). */
+  contextsOfMemory: 'memory_context_memory',
+} as const;
+
 export const memory = mysqlTable(
   'memory',
   {
@@ -26,7 +36,7 @@ export const memory = mysqlTable(
     /**
      * The content's tokens, each prefixed with the owner's search tag, so that the
      * FULLTEXT index's posting lists are per owner (see docs/architecture.md#search).
-     * FULLTEXT indexes live in drizzle/0001_fulltext.sql.
+     * FULLTEXT indexes live in drizzle/0002_fulltext.sql.
      */
     searchTerms: mediumtext('search_terms').notNull(),
     /**
@@ -47,8 +57,8 @@ export const memory = mysqlTable(
     updatedAt: timestamp('updated_at').notNull(),
   },
   (t) => [
-    index('memory_owner_id').on(t.orgId, t.userId, t.id),
-    index('memory_org_scope_id').on(t.orgId, t.scope, t.id),
+    index(MEMORY_INDEXES.owner).on(t.orgId, t.userId, t.id),
+    index(MEMORY_INDEXES.orgScope).on(t.orgId, t.scope, t.id),
     uniqueIndex('memory_import_key').on(t.orgId, t.userId, t.importKey),
   ],
 );
@@ -68,7 +78,7 @@ export const memoryContext = mysqlTable(
     origin: mysqlEnum('origin', CONTEXT_ORIGINS).notNull(),
     createdAt: timestamp('created_at').notNull(),
   },
-  (t) => [index('memory_context_memory').on(t.memoryId, t.id), index('memory_context_org').on(t.orgId)],
+  (t) => [index(MEMORY_INDEXES.contextsOfMemory).on(t.memoryId, t.id), index('memory_context_org').on(t.orgId)],
 );
 
 export type MemoryRow = typeof memory.$inferSelect;
