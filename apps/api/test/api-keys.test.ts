@@ -7,7 +7,7 @@ import { drizzle } from 'drizzle-orm/mysql2';
 import { migrate } from 'drizzle-orm/mysql2/migrator';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { hashApiKey } from '../src/auth/api-key-secret';
-import { client } from './support/http';
+import { bodyOf, client, expectStatus } from './support/http';
 import { freshDatabaseUrl } from './support/database';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
@@ -24,7 +24,7 @@ afterAll(() => server.close());
 describe('API keys', () => {
   it('creates a key shown once, stores only its hash and a display prefix', async () => {
     const res = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'ci runner', scopes: ['memory:read'] } });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^key_/),
       name: 'ci runner',
@@ -41,8 +41,8 @@ describe('API keys', () => {
     expect(JSON.stringify(row)).not.toContain(res.body.key);
 
     const list = await tenant.owner.api.get('/v1/api-keys');
-    expect(list.status).toBe(200);
-    const listed = list.body.api_keys.find((k: { id: string }) => k.id === res.body.id);
+    expectStatus(list, 200);
+    const listed = list.body.api_keys.find((k) => k.id === res.body.id);
     expect(listed).toMatchObject({ name: 'ci runner', prefix: res.body.prefix, scopes: ['memory:read'] });
     expect(JSON.stringify(list.body)).not.toContain(res.body.key);
     expect(list.body.api_keys.every((k: Record<string, unknown>) => !('key' in k) && !('key_hash' in k))).toBe(true);
@@ -50,44 +50,48 @@ describe('API keys', () => {
 
   it('gives a new key the caller scopes by default, and never more than the caller has', async () => {
     const defaulted = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'all' } });
+    expectStatus(defaulted, 201);
     expect(defaulted.body.scopes.sort()).toEqual([...API_KEY_SCOPES].sort());
 
     const reader = await tenant.keyWithScopes(tenant.owner, ['memory:read', 'keys:manage']);
     const escalate = await reader.api.post('/v1/api-keys', { body: { name: 'more', scopes: ['memory:read', 'memory:write'] } });
-    expect(escalate.status).toBe(403);
+    expectStatus(escalate, 403);
     expect(escalate.body.detail).toContain('memory:write');
     const same = await reader.api.post('/v1/api-keys', { body: { name: 'same' } });
+    expectStatus(same, 201);
     expect(same.body.scopes.sort()).toEqual(['keys:manage', 'memory:read']);
 
     const member = await tenant.addMember('member');
     const memberAdmin = await member.api.post('/v1/api-keys', { body: { name: 'x', scopes: ['admin'] } });
-    expect(memberAdmin.status).toBe(403);
+    expectStatus(memberAdmin, 403);
   });
 
   it('validates name and scopes', async () => {
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'x', scopes: [] }, { name: 'x', scopes: ['root'] }]) {
-      const res = await tenant.owner.api.post('/v1/api-keys', { body });
-      expect(res.status).toBe(400);
+      const res = await tenant.owner.api.unchecked.post('/v1/api-keys', { body });
+      expectStatus(res, 400);
       expect(res.body.errors.length).toBeGreaterThan(0);
     }
   });
 
   it('revokes a key: it stops working with the very next request', async () => {
     const created = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'short-lived' } });
+    expectStatus(created, 201);
     const api = client(server.url, created.body.key);
     expect((await api.get('/v1/memory')).status).toBe(200);
     expect((await tenant.owner.api.delete(`/v1/api-keys/${created.body.id}`)).status).toBe(204);
     const after = await api.get('/v1/memory');
-    expect(after.status).toBe(401);
+    expectStatus(after, 401);
     expect(after.headers.get('www-authenticate')).toMatch(/^Bearer/);
     // Idempotent for its owner, and still listed (as revoked).
     expect((await tenant.owner.api.delete(`/v1/api-keys/${created.body.id}`)).status).toBe(204);
-    const listed = (await tenant.owner.api.get('/v1/api-keys')).body.api_keys.find((k: { id: string }) => k.id === created.body.id);
-    expect(listed.revoked_at).toEqual(expect.any(String));
+    const listed = bodyOf(await tenant.owner.api.get('/v1/api-keys'), 200).api_keys.find((k) => k.id === created.body.id);
+    expect(listed?.revoked_at).toEqual(expect.any(String));
   });
 
   it('a key can revoke itself', async () => {
     const created = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'self' } });
+    expectStatus(created, 201);
     const api = client(server.url, created.body.key);
     expect((await api.delete(`/v1/api-keys/${created.body.id}`)).status).toBe(204);
     expect((await api.get('/v1/api-keys')).status).toBe(401);
@@ -96,7 +100,7 @@ describe('API keys', () => {
   it('a narrow key cannot manage its user\'s other keys, but can revoke itself', async () => {
     const hooksOnly = await tenant.keyWithScopes(tenant.owner, ['hooks:write']);
     const revokeMain = await hooksOnly.api.delete(`/v1/api-keys/${tenant.owner.keyId}`);
-    expect(revokeMain.status).toBe(403);
+    expectStatus(revokeMain, 403);
     expect(revokeMain.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="keys:manage"/);
     // The owner's main key still works.
     expect((await tenant.owner.api.get('/v1/api-keys')).status).toBe(200);
@@ -112,7 +116,7 @@ describe('API keys', () => {
   it('keys:manage comes with the keys of every role and the key printed by org creation', async () => {
     const fresh = await createTenant(server.services, server.url);
     const scopesOf = async (user: { api: typeof fresh.owner.api; keyId: string }) =>
-      (await user.api.get('/v1/api-keys')).body.api_keys.find((k: { id: string }) => k.id === user.keyId).scopes;
+      bodyOf(await user.api.get('/v1/api-keys'), 200).api_keys.find((k) => k.id === user.keyId)?.scopes;
     expect(await scopesOf(fresh.owner)).toContain('keys:manage');
     expect(await scopesOf(await fresh.addMember('admin'))).toContain('keys:manage');
     expect(await scopesOf(await fresh.addMember('member'))).toContain('keys:manage');
@@ -120,9 +124,10 @@ describe('API keys', () => {
 
   it('records last use', async () => {
     const created = await tenant.owner.api.post('/v1/api-keys', { body: { name: 'used' } });
+    expectStatus(created, 201);
     await client(server.url, created.body.key).get('/v1/memory');
     await expect
-      .poll(async () => (await tenant.owner.api.get('/v1/api-keys')).body.api_keys.find((k: { id: string }) => k.id === created.body.id).last_used_at)
+      .poll(async () => bodyOf(await tenant.owner.api.get('/v1/api-keys'), 200).api_keys.find((k) => k.id === created.body.id)?.last_used_at)
       .toEqual(expect.any(String));
   });
 });

@@ -2,6 +2,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { expectStatus, type Answer } from './support/http';
 
 const BUDGET = 1024 * 1024;
 let server: TestServer;
@@ -43,7 +44,7 @@ describe('bodies in flight', () => {
     const first = slowPost('/v1/memory', memoryBody(700_000));
     // The first request holds its 700 kB while its body trickles in: once it has arrived,
     // a second large body is refused (before that, it is let in and fails validation, 400).
-    let second!: Awaited<ReturnType<typeof user.api.post>>;
+    let second!: Answer<'post', '/v1/memory'>;
     await expect
       .poll(async () => (second = await user.api.post('/v1/memory', { body: { content: 'y'.repeat(400_000) } })).status, { timeout: 5000, interval: 20 })
       .toBe(503);
@@ -65,7 +66,8 @@ describe('bodies in flight', () => {
       harness: 'generic',
       payload: { session_id: `budget-${Date.now()}`, hook_event_name: 'Note', message: `${i} ${'z'.repeat(500_000)}` },
     }));
-    const res = await user.api.post('/v1/hooks/batch', { body: { events } });
-    expect(res.status).toBe(200);
+    // Unchecked: the document types a batch event's payload as an empty object.
+    const res = await user.api.unchecked.post('/v1/hooks/batch', { body: { events } });
+    expectStatus(res, 200);
   });
 });

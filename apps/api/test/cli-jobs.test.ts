@@ -5,7 +5,7 @@ import { archiveDeletions, newId } from '@memory-bank/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PurgeProgress } from '../src/archive/sealer';
 import { fixture, newSessionId } from './support/hooks';
-import { client } from './support/http';
+import { client, expectStatus } from './support/http';
 import { runPnpm } from './support/process';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
@@ -29,8 +29,8 @@ afterAll(async () => {
 
 async function contents(api: TestTenant['owner']['api']): Promise<string[]> {
   const page = await api.get('/v1/memory?limit=100');
-  expect(page.status).toBe(200);
-  return (page.body.memories as { content: string }[]).map((memory) => memory.content).sort();
+  expectStatus(page, 200);
+  return page.body.memories.map((memory) => memory.content).sort();
 }
 
 describe('pnpm cli memory export / import', () => {
@@ -69,6 +69,7 @@ describe('pnpm cli memory export / import', () => {
 
     // The operator did it, on the member's behalf; the trail says so.
     const audit = await tenant.owner.api.get('/v1/admin/audit?action=memory.import');
+    expectStatus(audit, 200);
     expect(audit.body.events).toHaveLength(2);
     expect(audit.body.events[0]).toMatchObject({ actor: { type: 'operator', user_id: null, key_id: null }, target: { type: 'user', id: member.userId } });
   }, 120_000);

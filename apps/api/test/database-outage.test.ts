@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTcpProxy } from './support/tcp-proxy';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { expectStatus, type TestResponse } from './support/http';
 
 let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
 let server: TestServer;
@@ -23,10 +24,10 @@ afterAll(async () => {
   await proxy.close();
 });
 
-const expect503 = async (path: string, method: 'get' | 'post' = 'get') => {
+const expect503 = async (send: () => Promise<TestResponse>) => {
   const started = Date.now();
-  const res = method === 'get' ? await user.api.get(path) : await user.api.post(path, { body: { content: 'during outage' } });
-  expect(res.status).toBe(503);
+  const res = await send();
+  expectStatus(res, 503);
   expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.body).toMatchObject({ status: 503, request_id: expect.any(String) });
@@ -45,8 +46,8 @@ describe('database outage', () => {
 
   it('answers 503 with Retry-After, fast, when the database refuses connections; liveness stays up', async () => {
     proxy.setMode('refuse');
-    for (const path of ['/v1/memory', '/v1/memory/search?q=outage']) expect(await expect503(path)).toBeLessThan(5000);
-    await expect503('/v1/memory', 'post');
+    for (const path of ['/v1/memory', '/v1/memory/search?q=outage'] as const) expect(await expect503(() => user.api.get(path))).toBeLessThan(5000);
+    await expect503(() => user.api.post('/v1/memory', { body: { content: 'during outage' } }));
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${server.url}/readyz`);
     expect(ready.status).toBe(503);
@@ -58,7 +59,8 @@ describe('database outage', () => {
     await recovers();
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
     const list = await user.api.get('/v1/memory');
-    expect(list.body.memories.map((m: { content: string }) => m.content)).toEqual(['before the outage']);
+    expectStatus(list, 200);
+    expect(list.body.memories.map((m) => m.content)).toEqual(['before the outage']);
   });
 
   it('answers /readyz within a second when the database stops answering', async () => {
@@ -97,7 +99,7 @@ describe('database outage', () => {
 
   it('answers 503 instead of hanging when the database stops answering', async () => {
     proxy.setMode('blackhole');
-    expect(await expect503('/v1/memory')).toBeLessThan(5000);
+    expect(await expect503(() => user.api.get('/v1/memory'))).toBeLessThan(5000);
     proxy.setMode('refuse');
     proxy.setMode('forward');
     await recovers();

@@ -5,6 +5,7 @@ import { claudeSession, fixture, newSessionId } from './support/hooks';
 import { startTestS3, type TestS3 } from './support/s3';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { bodyOf, expectStatus } from './support/http';
 
 let s3: TestS3;
 let server: TestServer;
@@ -31,14 +32,14 @@ afterAll(async () => {
   await s3.stop();
 });
 
-const post = (payload: unknown, headers: Record<string, string> = {}) => user.api.post('/v1/hooks/claude-code', { body: payload, headers });
+const post = (payload: Record<string, unknown>, headers: Record<string, string> = {}) => user.api.post('/v1/hooks/claude-code', { body: payload, headers });
 
 async function sessionOf(count: number) {
   const session = newSessionId();
   let workstreamId = '';
   for (let i = 0; i < count; i++) {
     const res = await post(fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `prompt number ${i}` }), { 'idempotency-key': `${session}-${i}` });
-    expect(res.status).toBe(202);
+    expectStatus(res, 202);
     workstreamId = res.body.workstream_id;
   }
   return workstreamId;
@@ -64,7 +65,7 @@ describe('sealing', () => {
   it('seals a session into tenant-prefixed JSONL segments with v1 envelopes, sealing at once on SessionEnd', async () => {
     const session = newSessionId();
     let workstreamId = '';
-    for (const payload of claudeSession(session)) workstreamId = (await post(payload)).body.workstream_id;
+    for (const payload of claudeSession(session)) workstreamId = bodyOf(await post(payload), 202).workstream_id;
     await server.archiver.runOnce();
     const keys = await segmentKeys(workstreamId);
     expect(keys).toEqual([`archive/orgs/${user.orgId}/workstreams/${workstreamId}/segments/0000000000000001-0000000000000010.jsonl`]);
@@ -82,8 +83,9 @@ describe('sealing', () => {
     });
     expect(Object.keys(lines[0]!).sort()).toEqual(['event', 'event_id', 'harness', 'occurred_at', 'payload', 'received_at', 'sequence', 'sha256', 'v', 'workstream_id']);
     const events = await user.api.get(`/v1/workstreams/${workstreamId}/events?include_lifecycle=true&limit=100`);
-    expect(events.body.events.every((event: { archived: boolean }) => event.archived)).toBe(true);
-    expect((await user.api.get(`/v1/workstreams/${workstreamId}`)).body.pending_archive).toBe(0);
+    expectStatus(events, 200);
+    expect(events.body.events.every((event) => event.archived)).toBe(true);
+    expect(bodyOf(await user.api.get(`/v1/workstreams/${workstreamId}`), 200).pending_archive).toBe(0);
     const [rows] = await server.database.pool.query('SELECT COUNT(*) AS n FROM workstream_events WHERE workstream_id = ? AND payload IS NOT NULL', [workstreamId]);
     expect((rows as { n: number }[])[0]!.n).toBe(0);
   });
@@ -129,11 +131,11 @@ describe('object store down, then up', () => {
     const receipts = [];
     for (let i = 0; i < 40; i++) {
       const res = await post(fixture('claude-code', 'user-prompt-submit', { session_id: session, prompt: `outage prompt ${i}` }), { 'idempotency-key': `${session}-${i}` });
-      expect(res.status).toBe(202);
+      expectStatus(res, 202);
       receipts.push(res.body);
     }
     await post(fixture('claude-code', 'session-end', { session_id: session }));
-    const workstreamId = receipts[0].workstream_id;
+    const workstreamId = receipts[0]!.workstream_id;
     await server.archiver.runOnce(true);
     const [pending] = await server.database.pool.query(
       'SELECT COUNT(*) AS n FROM workstream_events WHERE workstream_id = ? AND payload IS NOT NULL',
@@ -161,9 +163,9 @@ describe('GET /v1/workstreams/{id}/raw', () => {
   it('streams the archived JSONL plus what is not archived yet, in sequence order', async () => {
     const workstreamId = await sessionOf(5);
     await server.archiver.runOnce(true);
-    for (let i = 5; i < 8; i++) await post(fixture('claude-code', 'user-prompt-submit', { session_id: (await user.api.get(`/v1/workstreams/${workstreamId}`)).body.native_session_id, prompt: `later ${i}` }));
+    for (let i = 5; i < 8; i++) await post(fixture('claude-code', 'user-prompt-submit', { session_id: bodyOf(await user.api.get(`/v1/workstreams/${workstreamId}`), 200).native_session_id, prompt: `later ${i}` }));
     const raw = await user.api.get(`/v1/workstreams/${workstreamId}/raw`);
-    expect(raw.status).toBe(200);
+    expectStatus(raw, 200);
     expect(raw.headers.get('content-type')).toBe('application/x-ndjson');
     const lines = raw.text.trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.map((line) => line.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
@@ -176,14 +178,15 @@ describe('DELETE /v1/workstreams/{id}', () => {
     const workstreamId = await sessionOf(4);
     await server.archiver.runOnce(true);
     expect(await s3.listKeys(`archive/orgs/${user.orgId}/workstreams/${workstreamId}/`)).toHaveLength(2);
-    expect((await user.api.get('/v1/workstreams/search?q=prompt%20number')).body.results.some((r: { workstream_id: string }) => r.workstream_id === workstreamId)).toBe(true);
+    expect(bodyOf(await user.api.get('/v1/workstreams/search?q=prompt%20number'), 200).results.some((r) => r.workstream_id === workstreamId)).toBe(true);
 
     const res = await user.api.delete(`/v1/workstreams/${workstreamId}`);
-    expect(res.status).toBe(204);
+    expectStatus(res, 204);
     expect(await s3.listKeys(`archive/orgs/${user.orgId}/workstreams/${workstreamId}/`)).toEqual([]);
     expect((await user.api.get(`/v1/workstreams/${workstreamId}`)).status).toBe(404);
     const search = await user.api.get('/v1/workstreams/search?q=prompt%20number&limit=50');
-    expect(search.body.results.some((r: { workstream_id: string }) => r.workstream_id === workstreamId)).toBe(false);
+    expectStatus(search, 200);
+    expect(search.body.results.some((r) => r.workstream_id === workstreamId)).toBe(false);
     for (const table of ['workstream_events', 'archive_segments']) {
       const [rows] = await server.database.pool.query(`SELECT COUNT(*) AS n FROM ${table} WHERE workstream_id = ?`, [workstreamId]);
       expect((rows as { n: number }[])[0]!.n).toBe(0);
@@ -228,7 +231,7 @@ describe('two API processes, one database and one bucket', () => {
       expect(results.map((r) => r.body.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
       const workstreamId = results[0]!.body.workstream_id;
       await expect
-        .poll(async () => (await user.api.get(`/v1/workstreams/${workstreamId}`)).body.pending_archive, { timeout: 15_000, interval: 200 })
+        .poll(async () => bodyOf(await user.api.get(`/v1/workstreams/${workstreamId}`), 200).pending_archive, { timeout: 15_000, interval: 200 })
         .toBe(0);
       await expect.poll(async () => (await archivedLines(workstreamId)).length, { timeout: 15_000, interval: 200 }).toBe(200);
       const lines = await archivedLines(workstreamId);
@@ -248,7 +251,7 @@ describe('a live process storing a segment', () => {
     try {
       const session = newSessionId();
       let workstreamId = '';
-      for (const payload of claudeSession(session)) workstreamId = (await post(payload)).body.workstream_id;
+      for (const payload of claudeSession(session)) workstreamId = bodyOf(await post(payload), 202).workstream_id;
       s3.setDown(true, 'blackhole'); // the upload hangs: the holder is alive, just slow
       storing = holder.archiver.runOnce();
       const lease = async () => {
@@ -276,7 +279,7 @@ describe('filesystem driver', () => {
       const owner = (await createTenant(local.services, local.url)).owner;
       const session = newSessionId();
       let workstreamId = '';
-      for (const payload of claudeSession(session)) workstreamId = (await owner.api.post('/v1/hooks/claude-code', { body: payload })).body.workstream_id;
+      for (const payload of claudeSession(session)) workstreamId = bodyOf(await owner.api.post('/v1/hooks/claude-code', { body: payload }), 202).workstream_id;
       await local.archiver.runOnce();
       const directory = new URL(local.config.ARCHIVE_URL).pathname;
       const body = await readFile(`${directory}/orgs/${owner.orgId}/workstreams/${workstreamId}/segments/0000000000000001-0000000000000010.jsonl`);

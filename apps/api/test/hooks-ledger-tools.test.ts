@@ -8,6 +8,7 @@ import { claudeSession, fixture, newSessionId } from './support/hooks';
 import { runPnpm } from './support/process';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { bodyOf } from './support/http';
 
 // Doctor breaks things on purpose (drops an index), so this suite has a database of its own.
 let databaseUrl: string;
@@ -35,7 +36,7 @@ async function ledgerRows(workstreamId: string) {
 async function archivedSession(): Promise<string> {
   const session = newSessionId();
   let workstreamId = '';
-  for (const payload of claudeSession(session)) workstreamId = (await user.api.post('/v1/hooks/claude-code', { body: payload })).body.workstream_id;
+  for (const payload of claudeSession(session)) workstreamId = bodyOf(await user.api.post('/v1/hooks/claude-code', { body: payload }), 202).workstream_id;
   for (const harness of ['generic'] as const) await user.api.post(`/v1/hooks/${harness}`, { body: fixture(harness, 'tool-error') });
   await server.archiver.runOnce(true);
   return workstreamId;
@@ -52,7 +53,7 @@ describe('ledger rebuild', () => {
     const workstreamId = await archivedSession();
     const original = await ledgerRows(workstreamId);
     expect(original).toHaveLength(10);
-    const searchBefore = (await user.api.get('/v1/workstreams/search?q=express')).body.results.length;
+    const searchBefore = bodyOf(await user.api.get('/v1/workstreams/search?q=express'), 200).results.length;
 
     await server.database.pool.query('DELETE FROM workstream_events WHERE workstream_id = ?', [workstreamId]);
     expect(await ledgerRows(workstreamId)).toEqual([]);
@@ -60,7 +61,7 @@ describe('ledger rebuild', () => {
     const report = await rebuildLedger({ db: server.database.db, store: server.store, logger: silent }, { workstreamId });
     expect(report).toMatchObject({ workstreams: 1, segments: 1, events: 10, skipped: [] });
     expect(await ledgerRows(workstreamId)).toEqual(original);
-    expect((await user.api.get('/v1/workstreams/search?q=express')).body.results.length).toBe(searchBefore);
+    expect(bodyOf(await user.api.get('/v1/workstreams/search?q=express'), 200).results.length).toBe(searchBefore);
   });
 
   it('recreates a lost workstream row from the manifest, via the CLI', async () => {

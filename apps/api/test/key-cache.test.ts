@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCache, redisCredentialBroadcast } from '../src/auth/credential-cache';
-import { client } from './support/http';
+import { bodyOf, client } from './support/http';
 import { TEST_REDIS_URL } from './support/redis';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
@@ -77,7 +77,7 @@ describe.each<{ name: string; env: Record<string, string> }>([
 
   const onB = (user: TestUser) => client(b.url, user.key);
   /** Makes both processes remember the key; the end of B's window for it. */
-  async function remembered(user: TestUser, path = '/v1/memory?limit=1'): Promise<number> {
+  async function remembered(user: TestUser, path: '/v1/memory?limit=1' | '/v1/api-keys' | '/v1/org' = '/v1/memory?limit=1'): Promise<number> {
     expect((await user.api.get(path)).status).toBe(200);
     expect((await onB(user).get(path)).status).toBe(200);
     return performance.now() + WINDOW_MS;
@@ -107,7 +107,7 @@ describe.each<{ name: string; env: Record<string, string> }>([
   it('an org setting changed applies at once in the process that changed it', async () => {
     const tenant = await createTenant(a.services, a.url);
     const secret = `sk-ant-api03-${'Qx7'.repeat(31)}0001AA`;
-    expect((await tenant.owner.api.post('/v1/memory', { body: { content: `key ${secret}` } })).body.redacted).toBe(1);
+    expect(bodyOf(await tenant.owner.api.post('/v1/memory', { body: { content: `key ${secret}` } }), 201).redacted).toBe(1);
     expect((await tenant.owner.api.patch('/v1/org', { body: { redact_memory_secrets: false } })).status).toBe(200);
     const saved = await tenant.owner.api.post('/v1/memory', { body: { content: `key ${secret}` } });
     expect(saved.body).toMatchObject({ redacted: 0, content: `key ${secret}` });

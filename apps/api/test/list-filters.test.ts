@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
+import { bodyOf, expectStatus, type RequestBody } from './support/http';
 
 // GET /v1/memory?source=, GET /v1/memory/search?source= and GET /v1/admin/audit?since=&until=:
 // filters applied by the database, so they hold across cursor pages (and beyond the
@@ -18,29 +19,33 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const save = async (who: TestUser, body: Record<string, unknown>): Promise<string> => {
-  const res = await who.api.post('/v1/memory', { body });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
-};
+const save = async (who: TestUser, body: RequestBody<'post', '/v1/memory'>): Promise<string> => bodyOf(await who.api.post('/v1/memory', { body }), 201).id;
 /** Saved over REST; marked as saved another way in the row itself (what the MCP and hook paths write). */
 const markSource = (ids: string[], source: 'mcp' | 'hook') => server.database.pool.query('UPDATE memory SET source = ? WHERE id IN (?)', [source, ids]);
 
-/** Every page of a list, following next_cursor. */
-async function allPages<T>(who: TestUser, path: string, key: 'memories' | 'events'): Promise<{ items: T[]; pages: number }> {
+/** Every page of a list, following next_cursor (`page` gets the `&cursor=…` to append). */
+async function allPages<T>(page: (cursor: string) => Promise<{ items: T[]; next_cursor: string | null }>): Promise<{ items: T[]; pages: number }> {
   const items: T[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const url: string = `${path}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const res = await who.api.get(url);
-    expect(res.status).toBe(200);
-    items.push(...(res.body[key] as T[]));
-    cursor = res.body.next_cursor;
+    const answer = await page(cursor ? `&cursor=${encodeURIComponent(cursor)}` : '');
+    items.push(...answer.items);
+    cursor = answer.next_cursor;
     pages++;
   } while (cursor !== null && pages < 50);
   return { items, pages };
 }
+const memoryPages = (who: TestUser, query: string) =>
+  allPages(async (cursor) => {
+    const { memories, next_cursor } = bodyOf(await who.api.get(`/v1/memory?${query}${cursor}`), 200);
+    return { items: memories, next_cursor };
+  });
+const auditPages = (who: TestUser, query: string) =>
+  allPages(async (cursor) => {
+    const { events, next_cursor } = bodyOf(await who.api.get(`/v1/admin/audit?${query}${cursor}`), 200);
+    return { items: events, next_cursor };
+  });
 
 describe('GET /v1/memory?source=', () => {
   it('lists only memories saved that way, across cursor pages, with tag and scope, in the caller org only', async () => {
@@ -57,27 +62,27 @@ describe('GET /v1/memory?source=', () => {
     const otherMcp = await save(other.owner, { content: 'other org mcp note', scope: 'org' });
     await markSource([otherMcp], 'mcp');
 
-    const byMcp = await allPages<{ id: string; source: string }>(member, '/v1/memory?source=mcp&limit=2', 'memories');
+    const byMcp = await memoryPages(member, 'source=mcp&limit=2');
     expect(byMcp.items.map((m) => m.id)).toEqual([...mcp].reverse());
     expect(byMcp.pages).toBe(3);
     expect(byMcp.items.every((m) => m.source === 'mcp')).toBe(true);
 
-    const byApi = await allPages<{ id: string }>(member, '/v1/memory?source=api&scope=user&limit=3', 'memories');
+    const byApi = await memoryPages(member, 'source=api&scope=user&limit=3');
     expect(byApi.items.map((m) => m.id)).toEqual([...api].reverse());
 
-    const tagged = await allPages<{ id: string }>(member, '/v1/memory?source=mcp&tag=t&limit=1', 'memories');
+    const tagged = await memoryPages(member, 'source=mcp&tag=t&limit=1');
     expect(tagged.items.map((m) => m.id)).toEqual([mcp[4], mcp[2], mcp[0]]);
 
-    expect((await allPages<{ id: string }>(member, '/v1/memory?source=hook&limit=5', 'memories')).items.map((m) => m.id)).toEqual([sharedHook]);
-    expect((await member.api.get('/v1/memory?source=hook&scope=user')).body.memories).toEqual([]);
+    expect((await memoryPages(member, 'source=hook&limit=5')).items.map((m) => m.id)).toEqual([sharedHook]);
+    expect(bodyOf(await member.api.get('/v1/memory?source=hook&scope=user'), 200).memories).toEqual([]);
     // The other org's mcp memory is in neither org's list but its own.
-    expect((await org.owner.api.get('/v1/memory?source=mcp&limit=100')).body.memories).toEqual([]);
-    expect((await other.owner.api.get('/v1/memory?source=mcp')).body.memories.map((m: { id: string }) => m.id)).toEqual([otherMcp]);
+    expect(bodyOf(await org.owner.api.get('/v1/memory?source=mcp&limit=100'), 200).memories).toEqual([]);
+    expect(bodyOf(await other.owner.api.get('/v1/memory?source=mcp'), 200).memories.map((m) => m.id)).toEqual([otherMcp]);
 
     const bad = await member.api.get('/v1/memory?source=email');
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
     expect(bad.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('source');
+    expect(bad.body.errors?.map((e) => e.path)).toContain('source');
   });
 });
 
@@ -94,8 +99,8 @@ describe('GET /v1/memory/search?source=', () => {
 
     const search = async (query: string) => {
       const res = await member.api.get(`/v1/memory/search?q=okapi&limit=50${query}`);
-      expect(res.status).toBe(200);
-      return (res.body.results as { id: string; source: string }[]).map((result) => result.id);
+      expectStatus(res, 200);
+      return res.body.results.map((result) => result.id);
     };
     expect((await search('')).filter((id) => mcp.includes(id))).toEqual([]);
     expect((await search('&source=mcp')).sort()).toEqual([...mcp].sort());
@@ -104,8 +109,8 @@ describe('GET /v1/memory/search?source=', () => {
     expect(await search('&source=api')).toHaveLength(50);
 
     const bad = await member.api.get('/v1/memory/search?q=okapi&source=email');
-    expect(bad.status).toBe(400);
-    expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('source');
+    expectStatus(bad, 400);
+    expect(bad.body.errors?.map((e) => e.path)).toContain('source');
   });
 });
 
@@ -114,39 +119,39 @@ describe('GET /v1/admin/audit?since=&until=', () => {
     const created: string[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await org.owner.api.post('/v1/api-keys', { body: { name: `audited ${i}` } });
-      expect(res.status).toBe(201);
+      expectStatus(res, 201);
       created.push(res.body.id);
     }
     const otherKey = await other.owner.api.post('/v1/api-keys', { body: { name: 'other audited' } });
+    expectStatus(otherKey, 201);
     // Key i is created on 2030-01-0(i+1) at noon UTC; the other org's on 2030-01-03 too.
     for (const [i, id] of created.entries()) {
       await server.database.pool.query('UPDATE audit_events SET created_at = ? WHERE target_id = ?', [`2030-01-0${i + 1} 12:00:00.000`, id]);
     }
     await server.database.pool.query('UPDATE audit_events SET created_at = ? WHERE target_id = ?', ['2030-01-03 12:00:00.000', otherKey.body.id]);
 
-    type Event = { id: string; action: string; target: { id: string }; created_at: string };
     // Jan 2 12:00 (inclusive) to Jan 5 12:00 (exclusive), written with an offset: keys 1, 2, 3.
     const range = `since=${encodeURIComponent('2030-01-02T13:00:00+01:00')}&until=2030-01-05T12:00:00Z`;
-    const window = await allPages<Event>(org.owner, `/v1/admin/audit?${range}&limit=2`, 'events');
+    const window = await auditPages(org.owner, `${range}&limit=2`);
     expect(window.items.map((e) => e.target.id)).toEqual([created[3], created[2], created[1]]);
     expect(window.pages).toBe(2);
     expect(window.items.map((e) => e.created_at)).toEqual(['2030-01-04T12:00:00.000Z', '2030-01-03T12:00:00.000Z', '2030-01-02T12:00:00.000Z']);
 
-    const withAction = await allPages<Event>(org.owner, `/v1/admin/audit?${range}&action=api_key.revoke`, 'events');
+    const withAction = await auditPages(org.owner, `${range}&action=api_key.revoke`);
     expect(withAction.items).toEqual([]);
-    const sinceOnly = await allPages<Event>(org.owner, '/v1/admin/audit?since=2030-01-05T12:00:00.000Z&limit=1', 'events');
+    const sinceOnly = await auditPages(org.owner, 'since=2030-01-05T12:00:00.000Z&limit=1');
     expect(sinceOnly.items.map((e) => e.target.id)).toEqual([created[5], created[4]]);
-    const untilOnly = (await org.owner.api.get('/v1/admin/audit?until=2030-01-01T12:00:00.001Z&limit=100')).body.events as Event[];
+    const untilOnly = bodyOf(await org.owner.api.get('/v1/admin/audit?until=2030-01-01T12:00:00.001Z&limit=100'), 200).events;
     expect(untilOnly.map((e) => e.target.id)).toContain(created[0]);
     expect(untilOnly.map((e) => e.target.id)).not.toContain(created[1]);
 
     // The other org's event in the same window is its own.
     expect(window.items.map((e) => e.target.id)).not.toContain(otherKey.body.id);
-    expect((await other.owner.api.get(`/v1/admin/audit?${range}`)).body.events.map((e: Event) => e.target.id)).toEqual([otherKey.body.id]);
+    expect(bodyOf(await other.owner.api.get(`/v1/admin/audit?${range}`), 200).events.map((e) => e.target.id)).toEqual([otherKey.body.id]);
 
     for (const query of ['since=yesterday', 'until=2030-01-05', 'since=2030-01-05T12:00:00', 'since=2030-01-05T12:00:00Z&until=2030-01-05T12:00:00Z', 'since=2030-01-06T00:00:00Z&until=2030-01-05T00:00:00Z']) {
       const res = await org.owner.api.get(`/v1/admin/audit?${query}`);
-      expect(res.status, query).toBe(400);
+      expectStatus(res, 400);
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(res.body.type, query).toBe('urn:memory-bank:problem:validation_failed');
     }

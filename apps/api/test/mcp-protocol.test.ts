@@ -231,9 +231,9 @@ describe('memories as resources, and the recall prompt', () => {
   };
 
   it('lists and reads the caller’s memories, and never another tenant’s', async () => {
-    const saved = (await tenant.owner.api.post('/v1/memory', { body: { content: 'Resources reveal the resourceful raccoon', tags: ['fauna'], contexts: [{ snippet: 'zoo notes' }] } })).body;
+    const saved = (await tenant.owner.api.unchecked.post('/v1/memory', { body: { content: 'Resources reveal the resourceful raccoon', tags: ['fauna'], contexts: [{ snippet: 'zoo notes' }] } })).body;
     const stranger = (await createTenant(server.services, server.url)).owner;
-    const theirs = (await stranger.api.post('/v1/memory', { body: { content: 'stranger raccoon secret' } })).body.id as string;
+    const theirs = (await stranger.api.unchecked.post('/v1/memory', { body: { content: 'stranger raccoon secret' } })).body.id as string;
     const client = await connectAs(tenant.owner.key);
 
     const { resources } = await client.listResources();
@@ -254,7 +254,7 @@ describe('memories as resources, and the recall prompt', () => {
   });
 
   it('the recall prompt brings the memories about a topic, cited by id', async () => {
-    const saved = (await tenant.owner.api.post('/v1/memory', { body: { content: 'Deploys to production happen on Tuesdays via the pangolin pipeline' } })).body;
+    const saved = (await tenant.owner.api.unchecked.post('/v1/memory', { body: { content: 'Deploys to production happen on Tuesdays via the pangolin pipeline' } })).body;
     const client = await connectAs(tenant.owner.key);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['recall']);
     const prompt = await client.getPrompt({ name: 'recall', arguments: { topic: 'pangolin' } });

@@ -122,7 +122,7 @@ describe('MCP tools/call', () => {
     const client = await connect(user.key, withWorkstreams.url);
     const session = `mcp-${Date.now()}`;
     await user.api.post('/v1/hooks/claude-code', { body: { session_id: session, hook_event_name: 'SessionStart', source: 'startup' } });
-    const hook = await user.api.post('/v1/hooks/claude-code', {
+    const hook = await user.api.unchecked.post('/v1/hooks/claude-code', {
       body: { session_id: session, hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: 'toolu_mcp', tool_input: { command: 'make wallaby' }, tool_response: { stdout: 'ok' } },
     });
     const id = hook.body.workstream_id as string;
@@ -170,7 +170,7 @@ describe('MCP tools/call', () => {
 
   it("answers another tenant's id with a 404 isError, and never reveals it", async () => {
     const stranger = (await createTenant(server.services, server.url)).owner;
-    const theirs = (await stranger.api.post('/v1/memory', { body: { content: 'stranger secret' } })).body.id;
+    const theirs = (await stranger.api.unchecked.post('/v1/memory', { body: { content: 'stranger secret' } })).body.id;
     for (const name of ['getMemoryById', 'deleteMemoryById']) {
       const result = await client.callTool({ name, arguments: { id: theirs } });
       expect(result.isError).toBe(true);
@@ -178,7 +178,7 @@ describe('MCP tools/call', () => {
     }
     const patch = await client.callTool({ name: 'patchMemoryById', arguments: { id: theirs, content: 'pwned' } });
     expect(patch.structuredContent).toMatchObject({ status: 404 });
-    expect((await stranger.api.get(`/v1/memory/${theirs}`)).body.content).toBe('stranger secret');
+    expect((await stranger.api.unchecked.get(`/v1/memory/${theirs}`)).body.content).toBe('stranger secret');
   });
 
   it('postMemory passes idempotency_key through as the Idempotency-Key header: a retried save saves once', async () => {
@@ -189,10 +189,10 @@ describe('MCP tools/call', () => {
     expect((again.structuredContent as { id: string }).id).toBe((first.structuredContent as { id: string }).id);
     const other = await client.callTool({ name: 'postMemory', arguments: { ...args, content: 'another fact' } });
     expect(other).toMatchObject({ isError: true, structuredContent: { status: 422 } });
-    const found = await user.api.get('/v1/memory/search?q=wombat');
+    const found = await user.api.unchecked.get('/v1/memory/search?q=wombat');
     expect(found.body.results).toHaveLength(1);
     // And a REST retry with the same key and body replays the same memory.
-    const rest = await user.api.post('/v1/memory', { body: { content: args.content }, headers: { 'idempotency-key': args.idempotency_key } });
+    const rest = await user.api.unchecked.post('/v1/memory', { body: { content: args.content }, headers: { 'idempotency-key': args.idempotency_key } });
     expect(rest.headers.get('idempotent-replayed')).toBe('true');
     expect(rest.body.id).toBe((first.structuredContent as { id: string }).id);
   });
@@ -207,7 +207,7 @@ describe('MCP tools/call', () => {
     const rest = await user.api.get('/v1/memory/search?q=platypus&limit=5');
     const viaMcp = await client.callTool({ name: 'getMemorySearch', arguments: { q: 'platypus', limit: 5 } });
     expect(viaMcp.structuredContent).toEqual(rest.body);
-    const restList = await user.api.get('/v1/memory?limit=3');
+    const restList = await user.api.unchecked.get('/v1/memory?limit=3');
     const mcpList = await client.callTool({ name: 'getMemory', arguments: { limit: 3 } });
     expect(mcpList.structuredContent).toEqual(restList.body);
     const id = restList.body.memories[0].id;
@@ -288,7 +288,7 @@ describe('MCP over HTTP', () => {
     expect(results.every((r) => !r.isError)).toBe(true);
     const ids = new Set(results.map((r) => (r.structuredContent as { id: string }).id));
     expect(ids.size).toBe(64);
-    const found = await tenant.owner.api.get('/v1/memory/search?q=wombat&limit=50');
+    const found = await tenant.owner.api.unchecked.get('/v1/memory/search?q=wombat&limit=50');
     expect(found.body.results).toHaveLength(50);
     for (const client of clients) await client.close();
   });

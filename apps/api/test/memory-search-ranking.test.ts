@@ -3,25 +3,20 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { expectStatus } from './support/http';
 
 let server: TestServer;
 let user: TestUser;
 
-interface Result {
-  id: string;
-  content: string;
-  score: number;
-  match: { terms: string[]; phrases: string[]; highlights: { start: number; end: number; kind: string }[] };
-}
 const save = async (who: TestUser, content: string) => {
   const res = await who.api.post('/v1/memory', { body: { content } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+  expectStatus(res, 201);
+  return res.body.id;
 };
 const search = async (who: TestUser, q: string) => {
   const res = await who.api.get(`/v1/memory/search?q=${encodeURIComponent(q)}`);
-  expect(res.status).toBe(200);
-  return res.body.results as Result[];
+  expectStatus(res, 200);
+  return res.body.results;
 };
 const ids = async (who: TestUser, q: string) => (await search(who, q)).map((r) => r.id);
 
@@ -181,7 +176,7 @@ describe("the owner's statistics", () => {
       expect(answered).toBe(false);
       await holder.query('COMMIT');
       const res = await saving;
-      expect(res.status).toBe(201);
+      expectStatus(res, 201);
       expect(await stats(who.userId, '')).toMatchObject({ docs: 2 });
     } finally {
       await holder.query('ROLLBACK').catch(() => {});
@@ -193,7 +188,7 @@ describe("the owner's statistics", () => {
     const org = await createTenant(server.services, server.url);
     const member = await org.addMember('member');
     const res = await org.owner.api.post('/v1/memory', { body: { content: 'Okapi runbook: restart the okapi gateway first', scope: 'org' } });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     const [owned] = (await server.database.db.execute(sql`SELECT org_id FROM memory WHERE id = ${res.body.id}`)) as unknown as [{ org_id: string }[]];
     const orgId = owned[0]!.org_id;
     expect(await stats(orgId, 'wokapi')).toEqual({ docs: 1, tokens: 2 });

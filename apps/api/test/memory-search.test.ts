@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
+import { expectStatus } from './support/http';
 
 let server: TestServer;
 let tenant: TestTenant;
@@ -8,13 +9,13 @@ let user: TestUser;
 
 const save = async (who: TestUser, content: string, tags: string[] = []) => {
   const res = await who.api.post('/v1/memory', { body: { content, tags, contexts: [{ snippet: `source of: ${content.slice(0, 20)}` }] } });
-  expect(res.status).toBe(201);
-  return res.body.id as string;
+  expectStatus(res, 201);
+  return res.body.id;
 };
 const search = async (who: TestUser, q: string, extra = '') => {
   const res = await who.api.get(`/v1/memory/search?q=${encodeURIComponent(q)}${extra}`);
-  expect(res.status).toBe(200);
-  return res.body.results as { id: string; content: string; score: number; tags: string[]; contexts: unknown[]; created_at: string; scope: string }[];
+  expectStatus(res, 200);
+  return res.body.results;
 };
 
 const corpus: Record<string, string> = {};
@@ -58,7 +59,7 @@ describe('GET /v1/memory/search', () => {
     const [found] = await search(user, 'Q3 planning');
     expect(found!.id).toBe(corpus.q3);
     const read = await user.api.get(`/v1/memory/${corpus.q3}`);
-    expect(read.status).toBe(200);
+    expectStatus(read, 200);
     expect(read.body.tags).toEqual(['planning']);
     expect(read.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const { score, match, ...memory } = found as typeof found & { match: unknown };
@@ -163,6 +164,7 @@ describe('GET /v1/memory/search', () => {
       expect((await search(stranger, q)).map((r) => r.id)).toEqual([strangers]);
     }
     const list = await user.api.get('/v1/memory?limit=100');
-    expect(list.body.memories.map((m: { id: string }) => m.id)).not.toContain(colleagues);
+    expectStatus(list, 200);
+    expect(list.body.memories.map((m) => m.id)).not.toContain(colleagues);
   });
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMITS, IDEMPOTENCY_LIMITS, TRANSFER_LIMITS } from '../src/limits';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
+import { bodyOf, expectStatus, type Answer } from './support/http';
 
 let server: TestServer;
 let source: TestTenant;
@@ -44,8 +45,9 @@ async function contentsOf(user: TestUser): Promise<string[]> {
   const all: string[] = [];
   let cursor: string | null = null;
   do {
-    const page: { body: { memories: { content: string }[]; next_cursor: string | null } } = await user.api.get(`/v1/memory?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
-    all.push(...page.body.memories.map((m: { content: string }) => m.content));
+    const page: Answer<'get', '/v1/memory'> = await user.api.get(`/v1/memory?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
+    expectStatus(page, 200);
+    all.push(...page.body.memories.map((m) => m.content));
     cursor = page.body.next_cursor;
   } while (cursor);
   return all.sort();
@@ -209,11 +211,14 @@ describe('import', () => {
       const summary = await res.json();
       expect(summary).toMatchObject({ imported: 2, failed: 1, failures: [{ line: 3, code: 'quota_exceeded' }] });
       const stored = await tenant.owner.api.get('/v1/memory');
-      expect(stored.body.memories.map((m: { content: string }) => m.content).sort()).toEqual(['second', 'the key is [REDACTED:anthropic_key]']);
+      expectStatus(stored, 200);
+      expect(stored.body.memories.map((m) => m.content).sort()).toEqual(['second', 'the key is [REDACTED:anthropic_key]']);
       const audit = await tenant.owner.api.get('/v1/admin/audit?action=memory.import');
+      expectStatus(audit, 200);
       expect(audit.body.events).toMatchObject([{ action: 'memory.import', counts: { imported: 2, skipped: 0, failed: 1 } }]);
       await fetch(`${quota.url}/v1/memory/export`, { headers: { authorization: `Bearer ${tenant.owner.key}` } }).then((r) => r.text());
       const exports = await tenant.owner.api.get('/v1/admin/audit?action=memory.export');
+      expectStatus(exports, 200);
       expect(exports.body.events).toMatchObject([{ action: 'memory.export', counts: { memories: 2 } }]);
       expect(JSON.stringify(audit.body)).not.toContain('second');
 
@@ -230,7 +235,7 @@ describe('import', () => {
       );
       expect(summaries.reduce((n, s) => n + s.imported, 0)).toBe(2);
       expect(summaries.reduce((n, s) => n + s.failed, 0)).toBe(4);
-      expect((await racing.owner.api.get('/v1/memory')).body.memories).toHaveLength(2);
+      expect(bodyOf(await racing.owner.api.get('/v1/memory'), 200).memories).toHaveLength(2);
     } finally {
       await quota.close();
     }
@@ -272,10 +277,10 @@ describe('import', () => {
       // Aborted in `finally` when an assertion fails first: that rejection is expected.
       importing.catch(() => undefined);
       // Under way once its first line is stored; then another write still gets in.
-      const stored = async () => (await tenant.owner.api.get('/v1/memory?limit=100')).body.memories.length as number;
+      const stored = async () => bodyOf(await tenant.owner.api.get('/v1/memory?limit=100'), 200).memories.length;
       await expect.poll(stored, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
       const save = await tenant.owner.api.post('/v1/memory', { body: { content: 'saved while an import streams' } });
-      expect(save.status).toBe(201);
+      expectStatus(save, 201);
       const before = await stored();
       const res = await importing;
       expect(res.status).toBe(200);
@@ -322,7 +327,7 @@ describe('import', () => {
       // Keys are each user's: a colleague importing the same file gets their own copies.
       const colleague = await tenant.addMember('member');
       expect(await importLate(colleague, file)).toMatchObject({ imported: 2, skipped: 0 });
-      const contents = (await tenant.owner.api.get('/v1/memory?limit=100')).body.memories.map((m: { content: string }) => m.content).sort();
+      const contents = bodyOf(await tenant.owner.api.get('/v1/memory?limit=100'), 200).memories.map((m) => m.content).sort();
       expect(contents).toEqual(['Permanent one', 'Permanent two', 'Permanent two', 'Permanent two', 'Permanent two', 'Twice in one file']);
     } finally {
       await late.close();
@@ -355,6 +360,7 @@ describe('import', () => {
     )) as unknown as [{ term: string; docs: number }[]];
     expect(Object.fromEntries(rows.map((r) => [r.term, Number(r.docs)]))).toEqual({ '': 1000, wrelease: 1000, wstaging: 1000 });
     const found = await tenant.owner.api.get('/v1/memory/search?q=staging%20release');
+    expectStatus(found, 200);
     expect(found.body.results).toHaveLength(20);
   });
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreateMemoryRequest, MemoryResponse } from '../src/routes/memory/schemas';
 import { MEMORY_LIMITS } from '../src/limits';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
+import { bodyOf, expectStatus, type Answer } from './support/http';
 
 let server: TestServer;
 let tenant: TestTenant;
@@ -15,7 +15,7 @@ afterAll(() => server.close());
 
 describe('POST /v1/memory', () => {
   it('saves a memory with tags and contexts and returns it (201)', async () => {
-    const res = await tenant.owner.api.post<MemoryResponse>('/v1/memory', {
+    const res = await tenant.owner.api.post('/v1/memory', {
       body: {
         content: '  Ada prefers tabs over spaces  ',
         tags: ['prefs', 'editor', 'prefs'],
@@ -29,9 +29,9 @@ describe('POST /v1/memory', () => {
           },
           { snippet: 'tabs, please' },
         ],
-      } satisfies CreateMemoryRequest,
+      },
     });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body).toMatchObject({
       id: expect.stringMatching(/^mem_[0-9A-Z]{26}$/),
       scope: 'user',
@@ -62,23 +62,25 @@ describe('POST /v1/memory', () => {
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     expect(res.body.updated_at).toBe(res.body.created_at);
 
-    const read = await tenant.owner.api.get<MemoryResponse>(`/v1/memory/${res.body.id}`);
-    expect(read.status).toBe(200);
+    const read = await tenant.owner.api.get(`/v1/memory/${res.body.id}`);
+    expectStatus(read, 200);
     expect({ ...read.body, redacted: 0 }).toEqual(res.body);
     // Lists and searches answer the same fields, dates to the millisecond with Z included.
-    const { redacted: _redacted, ...memory } = res.body as MemoryResponse & { redacted: number };
-    const listed = await tenant.owner.api.get<{ memories: MemoryResponse[] }>('/v1/memory?limit=50');
+    const { redacted: _redacted, ...memory } = res.body;
+    const listed = await tenant.owner.api.get('/v1/memory?limit=50');
+    expectStatus(listed, 200);
     expect(listed.body.memories.find((m) => m.id === memory.id)).toEqual(memory);
-    const found = await tenant.owner.api.get<{ results: MemoryResponse[] }>('/v1/memory/search?q=tabs');
+    const found = await tenant.owner.api.get('/v1/memory/search?q=tabs');
+    expectStatus(found, 200);
     expect(found.body.results.find((m) => m.id === memory.id)).toMatchObject(memory);
     expect(memory.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   it('decides source itself and does not echo unknown fields', async () => {
-    const res = await tenant.owner.api.post('/v1/memory', {
+    const res = await tenant.owner.api.unchecked.post('/v1/memory', {
       body: { content: 'server decides', source: 'mcp', user_id: 'usr_x', id: 'mem_fake', admin: true, org_id: 'org_x' },
     });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     expect(res.body.scope).toBe('user');
     expect(res.body.source).toBe('api');
     expect(res.body.id).not.toBe('mem_fake');
@@ -89,8 +91,9 @@ describe('POST /v1/memory', () => {
   it('keeps every character: emoji, accents, CJK, quotes and SQL-looking text', async () => {
     const content = `Café 🎉 東京 "quoted" 'single' \\ back; DROP TABLE memory; -- %_`;
     const res = await tenant.owner.api.post('/v1/memory', { body: { content, tags: ['ünïcode 🏷️'] } });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     const read = await tenant.owner.api.get(`/v1/memory/${res.body.id}`);
+    expectStatus(read, 200);
     expect(read.body.content).toBe(content);
     expect(read.body.tags).toEqual(['ünïcode 🏷️']);
   });
@@ -104,14 +107,15 @@ describe('GET /v1/memory', () => {
       citation: { n: i + 0.5, nested: { list: [i, null, 'ü'] } },
       conversation_id: `conv-${i}`,
     }));
-    const saved = await solo.owner.api.post<MemoryResponse>('/v1/memory', { body: { content: 'many contexts', contexts } });
-    expect(saved.status).toBe(201);
+    const saved = await solo.owner.api.post('/v1/memory', { body: { content: 'many contexts', contexts } });
+    expectStatus(saved, 201);
     expect(saved.body.contexts).toHaveLength(MEMORY_LIMITS.contexts);
     // Byte for byte as the save answered (but its redaction count).
-    const { redacted: _, ...asSaved } = saved.body as MemoryResponse & { redacted: number };
-    const got = await solo.owner.api.get<MemoryResponse>(`/v1/memory/${saved.body.id}`);
+    const { redacted: _, ...asSaved } = saved.body;
+    const got = await solo.owner.api.get(`/v1/memory/${saved.body.id}`);
     expect(JSON.stringify(got.body)).toBe(JSON.stringify(asSaved));
-    const listed = await solo.owner.api.get<{ memories: MemoryResponse[] }>('/v1/memory');
+    const listed = await solo.owner.api.get('/v1/memory');
+    expectStatus(listed, 200);
     expect(JSON.stringify(listed.body.memories[0])).toBe(JSON.stringify(asSaved));
   });
 
@@ -122,17 +126,18 @@ describe('GET /v1/memory', () => {
       const res = await solo.owner.api.post('/v1/memory', {
         body: { content: `note number ${i}`, tags: i % 2 === 0 ? ['even'] : ['odd'], contexts: [{ snippet: `ctx ${i}` }] },
       });
+      expectStatus(res, 201);
       ids.push(res.body.id);
     }
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: any = await solo.owner.api.get(`/v1/memory?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-      expect(res.status).toBe(200);
+      const res: Answer<'get', '/v1/memory'> = await solo.owner.api.get(`/v1/memory?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      expectStatus(res, 200);
       expect(res.body.memories.length).toBeLessThanOrEqual(3);
       for (const memory of res.body.memories) expect(memory.contexts).toHaveLength(1);
-      seen.push(...res.body.memories.map((memory: { id: string }) => memory.id));
+      seen.push(...res.body.memories.map((memory) => memory.id));
       cursor = res.body.next_cursor;
       pages++;
     } while (cursor);
@@ -146,9 +151,11 @@ describe('GET /v1/memory', () => {
       await solo.owner.api.post('/v1/memory', { body: { content: `item ${i}`, tags: i < 5 ? ['five'] : [] } });
     }
     const page = await solo.owner.api.get('/v1/memory');
+    expectStatus(page, 200);
     expect(page.body.memories).toHaveLength(20);
     expect(page.body.next_cursor).toEqual(expect.any(String));
     const tagged = await solo.owner.api.get('/v1/memory?tag=five&limit=100');
+    expectStatus(tagged, 200);
     expect(tagged.body.memories).toHaveLength(5);
     expect(tagged.body.next_cursor).toBeNull();
     const none = await solo.owner.api.get('/v1/memory?tag=absent');
@@ -158,7 +165,7 @@ describe('GET /v1/memory', () => {
   it('rejects a cursor it did not issue (400 naming cursor)', async () => {
     for (const cursor of ['garbage', Buffer.from('{"v":1,"before":"x"}').toString('base64url'), "' OR 1=1 --"]) {
       const res = await tenant.owner.api.get(`/v1/memory?cursor=${encodeURIComponent(cursor)}`);
-      expect(res.status).toBe(400);
+      expectStatus(res, 400);
       expect(res.body.errors).toEqual([{ path: 'cursor', message: expect.any(String) }]);
     }
   });
@@ -169,10 +176,11 @@ describe('PATCH /v1/memory/{id}', () => {
     const created = await tenant.owner.api.post('/v1/memory', {
       body: { content: 'the launch codename is walrus', tags: ['launch'], contexts: [{ snippet: 'keep me' }] },
     });
+    expectStatus(created, 201);
     const id = created.body.id;
     await new Promise((resolve) => setTimeout(resolve, 5));
     const patched = await tenant.owner.api.patch(`/v1/memory/${id}`, { body: { content: 'the launch codename is narwhal' } });
-    expect(patched.status).toBe(200);
+    expectStatus(patched, 200);
     expect(patched.body.content).toBe('the launch codename is narwhal');
     expect(patched.body.tags).toEqual(['launch']);
     expect(patched.body.contexts).toHaveLength(1);
@@ -180,21 +188,25 @@ describe('PATCH /v1/memory/{id}', () => {
     expect(Date.parse(patched.body.updated_at)).toBeGreaterThan(Date.parse(created.body.updated_at));
 
     const oldWord = await tenant.owner.api.get('/v1/memory/search?q=walrus');
-    expect(oldWord.body.results.map((r: { id: string }) => r.id)).not.toContain(id);
+    expectStatus(oldWord, 200);
+    expect(oldWord.body.results.map((r) => r.id)).not.toContain(id);
     const newWord = await tenant.owner.api.get('/v1/memory/search?q=narwhal');
-    expect(newWord.body.results.map((r: { id: string }) => r.id)).toContain(id);
+    expectStatus(newWord, 200);
+    expect(newWord.body.results.map((r) => r.id)).toContain(id);
 
     const retagged = await tenant.owner.api.patch(`/v1/memory/${id}`, { body: { tags: ['a', 'b'] } });
-    expect(retagged.status).toBe(200);
+    expectStatus(retagged, 200);
     expect(retagged.body).toMatchObject({ content: 'the launch codename is narwhal', tags: ['a', 'b'] });
     const cleared = await tenant.owner.api.patch(`/v1/memory/${id}`, { body: { tags: [] } });
+    expectStatus(cleared, 200);
     expect(cleared.body.tags).toEqual([]);
   });
 
   it('needs content or tags (400)', async () => {
     const created = await tenant.owner.api.post('/v1/memory', { body: { content: 'x' } });
+    expectStatus(created, 201);
     const res = await tenant.owner.api.patch(`/v1/memory/${created.body.id}`, { body: {} });
-    expect(res.status).toBe(400);
+    expectStatus(res, 400);
   });
 });
 
@@ -203,17 +215,19 @@ describe('DELETE /v1/memory/{id}', () => {
     const created = await tenant.owner.api.post('/v1/memory', {
       body: { content: 'ephemeral zebracorn fact', contexts: [{ snippet: 'zebracorn source' }, { snippet: 'second' }] },
     });
+    expectStatus(created, 201);
     const id = created.body.id;
-    expect((await tenant.owner.api.get('/v1/memory/search?q=zebracorn')).body.results).toHaveLength(1);
+    expect(bodyOf(await tenant.owner.api.get('/v1/memory/search?q=zebracorn'), 200).results).toHaveLength(1);
 
     const res = await tenant.owner.api.delete(`/v1/memory/${id}`);
-    expect(res.status).toBe(204);
+    expectStatus(res, 204);
     expect(res.text).toBe('');
 
     expect((await tenant.owner.api.get(`/v1/memory/${id}`)).status).toBe(404);
-    expect((await tenant.owner.api.get('/v1/memory/search?q=zebracorn')).body.results).toEqual([]);
+    expect(bodyOf(await tenant.owner.api.get('/v1/memory/search?q=zebracorn'), 200).results).toEqual([]);
     const list = await tenant.owner.api.get('/v1/memory?limit=100');
-    expect(list.body.memories.map((m: { id: string }) => m.id)).not.toContain(id);
+    expectStatus(list, 200);
+    expect(list.body.memories.map((m) => m.id)).not.toContain(id);
     const [rows] = await server.database.pool.query('SELECT COUNT(*) AS n FROM memory_context WHERE memory_id = ?', [id]);
     expect((rows as { n: number }[])[0]!.n).toBe(0);
     expect((await tenant.owner.api.delete(`/v1/memory/${id}`)).status).toBe(404);

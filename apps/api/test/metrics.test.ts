@@ -7,7 +7,7 @@ import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedSecrets } from './fixtures/secrets';
 import { newSessionId } from './support/hooks';
-import { request } from './support/http';
+import { expectStatus, request } from './support/http';
 import { REPO_ROOT } from './support/process';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
@@ -89,10 +89,10 @@ describe('GET /metrics on the main port', () => {
   it('counts requests by route template and status class, never by raw path', async () => {
     const before = await scrape(server.url);
     const created = await owner.api.post('/v1/memory', { body: { content: 'Metrics test: the deploy window is Tuesday' } });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect((await owner.api.get(`/v1/memory/${created.body.id}`)).status).toBe(200);
     expect((await owner.api.get('/v1/memory/mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V')).status).toBe(404);
-    expect((await owner.api.get('/no/such/path/12345')).status).toBe(404);
+    expect((await owner.api.unchecked.get('/no/such/path/12345')).status).toBe(404);
     // Also matches /v1/memory/:id: the label is the route that answered.
     expect((await owner.api.get('/v1/memory/search?q=deploy')).status).toBe(200);
     const after = await scrape(server.url);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, type TestResponse } from './support/http';
+import { bodyOf, client, expectStatus, type TestResponse } from './support/http';
 import { startTestIssuer, type TestIssuer } from './support/oidc-issuer';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
@@ -45,7 +45,7 @@ async function signedInUsers(orgId: string): Promise<number> {
 }
 
 function expectInvalidToken(res: TestResponse) {
-  expect(res.status).toBe(401);
+  expectStatus(res, 401);
   expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(res.headers.get('www-authenticate')).toBe('Bearer realm="memory-bank", error="invalid_token"');
   expect(res.body).toMatchObject({ status: 401, type: 'urn:memory-bank:problem:unauthorized' });
@@ -58,7 +58,7 @@ describe('sign-in with an OIDC token', () => {
 
     expect((await first.get('/v1/memory')).body).toEqual({ memories: [], next_cursor: null });
     const saved = await first.post('/v1/memory', { body: { content: 'Ada signs in through the web app' } });
-    expect(saved.status).toBe(201);
+    expectStatus(saved, 201);
 
     const rows = await usersWithIdentity(sub);
     expect(rows).toHaveLength(1);
@@ -66,14 +66,14 @@ describe('sign-in with an OIDC token', () => {
 
     const again = as(await issuer.sign({ sub, org_id: tenant.orgId }));
     const listed = await again.get('/v1/memory');
-    expect(listed.status).toBe(200);
-    expect(listed.body.memories.map((memory: { id: string }) => memory.id)).toEqual([saved.body.id]);
+    expectStatus(listed, 200);
+    expect(listed.body.memories.map((memory) => memory.id)).toEqual([saved.body.id]);
     expect(await usersWithIdentity(sub)).toHaveLength(1);
 
     // The user has no API key yet, but can make one: it sees the same memories.
     const issued = await again.post('/v1/api-keys', { body: { name: 'laptop' } });
-    expect(issued.status).toBe(201);
-    expect((await client(server.url, issued.body.key).get('/v1/memory')).body.memories).toHaveLength(1);
+    expectStatus(issued, 201);
+    expect(bodyOf(await client(server.url, issued.body.key).get('/v1/memory'), 200).memories).toHaveLength(1);
 
     // A member: no admin scope, and other users' memories stay out of sight.
     expect((await again.post('/v1/org/members', { body: { email: `${unique('x')}@example.test`, role: 'member' } })).status).toBe(403);
@@ -93,7 +93,7 @@ describe('sign-in with an OIDC token', () => {
   it('links a member an admin pre-added by email, keeping their role', async () => {
     const email = `${unique('grace')}@example.test`;
     const added = await tenant.owner.api.post('/v1/org/members', { body: { email, role: 'admin' } });
-    expect(added.status).toBe(201);
+    expectStatus(added, 201);
 
     // An email the provider does not vouch for links nobody: that caller is a new member.
     const impostor = unique('impostor');
@@ -103,7 +103,7 @@ describe('sign-in with an OIDC token', () => {
     const sub = unique('grace');
     const grace = as(await issuer.sign({ sub, org_id: tenant.orgId, email: email.toUpperCase(), email_verified: true }));
     const invited = await grace.post('/v1/org/members', { body: { email: `${unique('invitee')}@example.test`, role: 'member' } });
-    expect(invited.status).toBe(201);
+    expectStatus(invited, 201);
 
     const rows = await usersWithIdentity(sub);
     expect(rows).toHaveLength(1);
@@ -135,6 +135,7 @@ describe('sign-in with an OIDC token', () => {
 
     const email = `${unique('left')}@example.test`;
     const added = await tenant.owner.api.post('/v1/org/members', { body: { email, role: 'member' } });
+    expectStatus(added, 201);
     await server.database.pool.query('UPDATE users SET removed_at = NOW(3) WHERE id = ?', [added.body.user.id]);
     const newcomer = unique('newcomer');
     expectInvalidToken(await as(await issuer.sign({ sub: newcomer, org_id: tenant.orgId, email, email_verified: true })).get('/v1/memory'));
@@ -152,10 +153,10 @@ describe('sign-in with an OIDC token', () => {
   it('matches subjects exactly: another case is another person; trailing spaces are refused, never confused', async () => {
     const sub = unique('CaseSensitive');
     const original = await as(await issuer.sign({ sub, org_id: tenant.orgId })).post('/v1/memory', { body: { content: 'only the original subject sees this' } });
-    expect(original.status).toBe(201);
+    expectStatus(original, 201);
     const other = await as(await issuer.sign({ sub: sub.toLowerCase(), org_id: tenant.orgId })).get('/v1/memory');
-    expect(other.status).toBe(200);
-    expect(other.body.memories.some((m: { id: string }) => m.id === original.body.id)).toBe(false);
+    expectStatus(other, 200);
+    expect(other.body.memories.some((m) => m.id === original.body.id)).toBe(false);
     expect((await usersWithIdentity(sub.toLowerCase()))[0]!.id).not.toBe((await usersWithIdentity(sub))[0]!.id);
     // MySQL collations ignore trailing spaces, so the database cannot hold it apart: refused.
     expectInvalidToken(await as(await issuer.sign({ sub: `${sub} `, org_id: tenant.orgId })).get('/v1/memory'));
@@ -287,7 +288,7 @@ describe("the issuer's keys", () => {
       own.setOutage(true);
       for (let i = 0; i < 2; i++) {
         const res = await as(token, api).get('/v1/memory');
-        expect(res.status).toBe(503);
+        expectStatus(res, 503);
         expect(res.headers.get('retry-after')).toBe('5');
         expect(res.body).toMatchObject({ status: 503, type: 'urn:memory-bank:problem:unavailable' });
       }
@@ -304,7 +305,7 @@ describe("the issuer's keys", () => {
       await own.rotate();
       await new Promise((resolve) => setTimeout(resolve, 150));
       const rotated = await as(await own.sign({ sub: unique('patient'), org_id: org.orgId }), api).get('/v1/memory');
-      expect(rotated.status).toBe(503);
+      expectStatus(rotated, 503);
 
       await own.close();
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -322,7 +323,7 @@ describe("the issuer's keys", () => {
     try {
       const org = await createTenant(api.services, api.url);
       const res = await as(await gone.sign({ sub: unique('early'), org_id: org.orgId }), api).get('/v1/memory');
-      expect(res.status).toBe(503);
+      expectStatus(res, 503);
       expect(res.headers.get('retry-after')).toBe('5');
     } finally {
       await api.close();
@@ -340,8 +341,8 @@ describe('MCP sign-in discovery (RFC 9728)', () => {
 
   it('names the issuer at /.well-known/oauth-protected-resource (and its /mcp variant)', async () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-      const res = await client(server.url).get(path);
-      expect(res.status).toBe(200);
+      const res = await client(server.url).unchecked.get(path);
+      expectStatus(res, 200);
       expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
       expect(res.body).toEqual({
         resource: `${server.url}/mcp`,
@@ -356,7 +357,7 @@ describe('MCP sign-in discovery (RFC 9728)', () => {
   it('uses PUBLIC_URL for the resource when set', async () => {
     const behindProxy = await startTestServer({ env: oidcEnv(issuer, { PUBLIC_URL: 'https://memory.example.com' }) });
     try {
-      const res = await client(behindProxy.url).get('/.well-known/oauth-protected-resource');
+      const res = await client(behindProxy.url).unchecked.get('/.well-known/oauth-protected-resource');
       expect(res.body).toMatchObject({ resource: 'https://memory.example.com/mcp', resource_documentation: 'https://memory.example.com/docs' });
       expect((await mcpWithoutToken(behindProxy)).headers.get('www-authenticate')).toContain(
         'resource_metadata="https://memory.example.com/.well-known/oauth-protected-resource"',
@@ -380,8 +381,8 @@ describe('MCP sign-in discovery (RFC 9728)', () => {
     const plain = await startTestServer();
     try {
       for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-        const res = await client(plain.url).get(path);
-        expect(res.status).toBe(404);
+        const res = await client(plain.url).unchecked.get(path);
+        expectStatus(res, 404);
         expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
         expect(res.body).toMatchObject({ status: 404, detail: 'No such route' });
       }

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, newSessionId } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { expectStatus } from './support/http';
 
 const INTEGRATIONS = fileURLToPath(new URL('../../../integrations/', import.meta.url));
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
@@ -71,7 +72,7 @@ beforeAll(async () => {
   outsider = (await createTenant(server.services, server.url, 'Other org')).owner;
   const remember = async (user: TestUser, name: string, content: string, scope: 'user' | 'org' = 'user') => {
     const res = await user.api.post('/v1/memory', { body: { content, scope } });
-    expect(res.status).toBe(201);
+    expectStatus(res, 201);
     memories[name] = res.body.id;
   };
   await remember(ana, 'seed', 'capybara-shop: run `make seed` before the checkout tests, or they fail on an empty catalogue.');

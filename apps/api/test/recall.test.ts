@@ -5,7 +5,7 @@ import { recallPayload } from '../src/hooks/adapters/recall';
 import { RECALL_LIMITS } from '../src/limits';
 import { composeRecall } from '../src/services/recall-context';
 import { fixture, newSessionId } from './support/hooks';
-import { client } from './support/http';
+import { bodyOf, client, expectStatus, type RequestBody } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
 
@@ -19,11 +19,14 @@ const codePoints = (text: string) => Array.from(text).length;
 
 async function remember(user: TestUser, content: string, scope: 'user' | 'org' = 'user'): Promise<string> {
   const res = await user.api.post('/v1/memory', { body: { content, scope } });
-  expect(res.status).toBe(201);
+  expectStatus(res, 201);
   return res.body.id;
 }
 
-const recall = (user: TestUser, body: Record<string, unknown>) => user.api.post('/v1/recall', { body });
+type RecallRequest = RequestBody<'post', '/v1/recall'>;
+/** `harness` may be left out: it defaults to `generic`, though the document calls it required. */
+const recall = (user: TestUser, body: Omit<RecallRequest, 'harness'> & Partial<Pick<RecallRequest, 'harness'>>) =>
+  user.api.post('/v1/recall', { body: body as RecallRequest });
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -42,8 +45,8 @@ describe('POST /v1/recall', () => {
     const otherOrg = await remember(outsider, 'Other org: zanzibar checkout is down.');
 
     const res = await recall(member, { session_id: newSessionId(), harness: 'claude-code', trigger: 'prompt', prompt: 'Why does the zanzibar checkout fail?' });
-    expect(res.status).toBe(200);
-    const ids = res.body.memories.map((m: { id: string }) => m.id);
+    expectStatus(res, 200);
+    const ids = res.body.memories.map((m) => m.id);
     expect(ids).toEqual(expect.arrayContaining([own, shared]));
     expect(ids).not.toContain(ownersPrivate);
     expect(ids).not.toContain(otherOrg);
@@ -52,32 +55,34 @@ describe('POST /v1/recall', () => {
     expect(res.body.context).not.toContain('Owner private');
     expect(res.body.context).not.toContain('Other org');
     expect(res.body.budget_chars).toBe(2000);
-    expect(res.body.memories.find((m: { id: string }) => m.id === shared)).toMatchObject({ scope: 'org', truncated: false });
+    expect(res.body.memories.find((m) => m.id === shared)).toMatchObject({ scope: 'org', truncated: false });
   });
 
   it('stays within the character budget: the default, a smaller max_chars, and the key’s own budget', async () => {
     const user = (await createTenant(server.services, server.url)).owner;
     for (let i = 0; i < 12; i++) await remember(user, `Quokka deployment note ${i}: ${'the quokka cluster needs a warm cache before traffic. '.repeat(6)}`);
-    const ask = (who: TestUser, extra: Record<string, unknown> = {}) =>
+    const ask = (who: TestUser, extra: Partial<RecallRequest> = {}) =>
       recall(who, { session_id: newSessionId(), trigger: 'prompt', prompt: 'quokka deployment cluster', ...extra });
 
     const full = await ask(user);
-    expect(full.status).toBe(200);
+    expectStatus(full, 200);
     expect(codePoints(full.body.context)).toBeLessThanOrEqual(2000);
     expect(codePoints(full.body.context)).toBeGreaterThan(1500);
     expect(full.body.memories.length).toBeGreaterThan(3);
     for (const memory of full.body.memories) expect(full.body.context).toContain(`[${memory.id}]`);
 
     const small = await ask(user, { max_chars: 400 });
+    expectStatus(small, 200);
     expect(small.body.budget_chars).toBe(400);
     expect(codePoints(small.body.context)).toBeLessThanOrEqual(400);
     expect(small.body.memories.length).toBeGreaterThan(0);
 
     const created = await user.api.post('/v1/api-keys', { body: { name: 'hooks, small recall', scopes: ['memory:read', 'hooks:write'], recall_budget_chars: 300 } });
-    expect(created.status).toBe(201);
+    expectStatus(created, 201);
     expect(created.body.recall_budget_chars).toBe(300);
     const keyed = { ...user, api: client(server.url, created.body.key) };
     const capped = await ask(keyed, { max_chars: 5000 });
+    expectStatus(capped, 200);
     expect(capped.body.budget_chars).toBe(300);
     expect(codePoints(capped.body.context)).toBeLessThanOrEqual(300);
     expect((await user.api.post('/v1/api-keys', { body: { name: 'too small', recall_budget_chars: 10 } })).status).toBe(400);
@@ -90,12 +95,14 @@ describe('POST /v1/recall', () => {
     const ask = (session: string) => recall(user, { session_id: session, harness: 'claude-code', trigger: 'prompt', prompt: 'wombat importer retries', cwd: '/home/ana/wombat' });
 
     const one = await ask(sessionId);
-    expect(one.body.memories.map((m: { id: string }) => m.id)).toEqual([first]);
+    expectStatus(one, 200);
+    expect(one.body.memories.map((m) => m.id)).toEqual([first]);
     expect(one.body.recorded).toMatchObject({ workstream_id: expect.stringMatching(/^ws_/), sequence: 1 });
 
     const second = await remember(user, 'The wombat importer logs retries under importer.retry.');
     const two = await ask(sessionId);
-    expect(two.body.memories.map((m: { id: string }) => m.id)).toEqual([second]);
+    expectStatus(two, 200);
+    expect(two.body.memories.map((m) => m.id)).toEqual([second]);
     expect(two.body.already_shown).toBe(1);
     expect(two.body.context).not.toContain(first);
 
@@ -103,17 +110,17 @@ describe('POST /v1/recall', () => {
     expect(three.body).toMatchObject({ context: '', memories: [], already_shown: 2, recorded: null });
 
     // Another session is shown them again.
-    expect((await ask(newSessionId())).body.memories).toHaveLength(2);
+    expect(bodyOf(await ask(newSessionId()), 200).memories).toHaveLength(2);
 
-    const workstreamId = one.body.recorded.workstream_id;
+    const workstreamId = one.body.recorded!.workstream_id;
     const events = await user.api.get(`/v1/workstreams/${workstreamId}/events?kind=recall`);
-    expect(events.status).toBe(200);
-    expect(events.body.events.map((e: { kind: string; event: string; role: string }) => [e.kind, e.event, e.role])).toEqual([
+    expectStatus(events, 200);
+    expect(events.body.events.map((e) => [e.kind, e.event, e.role])).toEqual([
       ['recall', 'Recall', 'system'],
       ['recall', 'Recall', 'system'],
     ]);
-    expect(events.body.events[0].content).toBe(`Recalled on prompt: ${first}\n\n${one.body.context}`);
-    expect(events.body.events[1].content).toBe(`Recalled on prompt: ${second}\n\n${two.body.context}`);
+    expect(events.body.events[0]?.content).toBe(`Recalled on prompt: ${first}\n\n${one.body.context}`);
+    expect(events.body.events[1]?.content).toBe(`Recalled on prompt: ${second}\n\n${two.body.context}`);
     const workstream = await user.api.get(`/v1/workstreams/${workstreamId}`);
     expect(workstream.body).toMatchObject({ harness: 'claude-code', native_session_id: sessionId, cwd: '/home/ana/wombat' });
   });
@@ -123,11 +130,11 @@ describe('POST /v1/recall', () => {
     const id = await remember(user, 'The okapi billing job runs at 02:00 UTC.');
     const sessionId = newSessionId();
     const ask = () => recall(user, { session_id: sessionId, harness: 'claude-code', trigger: 'prompt', prompt: 'okapi billing job' });
-    expect((await ask()).body.memories.map((m: { id: string }) => m.id)).toEqual([id]);
-    expect((await ask()).body.memories).toEqual([]);
+    expect(bodyOf(await ask(), 200).memories.map((m) => m.id)).toEqual([id]);
+    expect(bodyOf(await ask(), 200).memories).toEqual([]);
     expect((await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'pre-compact', { session_id: sessionId }) })).status).toBe(202);
-    expect((await ask()).body.memories.map((m: { id: string }) => m.id)).toEqual([id]);
-    expect((await ask()).body.memories).toEqual([]);
+    expect(bodyOf(await ask(), 200).memories.map((m) => m.id)).toEqual([id]);
+    expect(bodyOf(await ask(), 200).memories).toEqual([]);
   });
 
   it('at session start, recalls memories about the project and where the last session in that directory left off, once', async () => {
@@ -144,8 +151,8 @@ describe('POST /v1/recall', () => {
 
     const current = newSessionId();
     const start = await recall(user, { session_id: current, harness: 'claude-code', trigger: 'session_start', cwd });
-    expect(start.status).toBe(200);
-    expect(start.body.memories.map((m: { id: string }) => m.id)).toEqual([about]);
+    expectStatus(start, 200);
+    expect(start.body.memories.map((m) => m.id)).toEqual([about]);
     expect(start.body.last_session).toMatchObject({
       workstream_id: expect.stringMatching(/^ws_/),
       prompt: "The checkout test fails with 'Cannot find module express'. Can you fix it?",
@@ -164,12 +171,14 @@ describe('POST /v1/recall', () => {
     const user = (await createTenant(server.services, server.url)).owner;
     expect((await user.api.patch('/v1/org', { body: { redact_memory_secrets: false } })).status).toBe(200);
     const id = await remember(user, 'Numbat deploys use GITHUB_TOKEN=ghp_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa for the registry.');
-    expect((await user.api.get(`/v1/memory/${id}`)).body.content).toContain('ghp_aaaa'); // stored as sent
+    expect(bodyOf(await user.api.get(`/v1/memory/${id}`), 200).content).toContain('ghp_aaaa'); // stored as sent
     const res = await recall(user, { session_id: newSessionId(), trigger: 'prompt', prompt: 'numbat deploys registry' });
+    expectStatus(res, 200);
     expect(res.body.context).toContain('[REDACTED:');
     expect(res.body.context).not.toContain('ghp_aaaa');
-    const events = await user.api.get(`/v1/workstreams/${res.body.recorded.workstream_id}/events?kind=recall`);
-    expect(events.body.events[0].content).not.toContain('ghp_aaaa');
+    const events = await user.api.get(`/v1/workstreams/${res.body.recorded!.workstream_id}/events?kind=recall`);
+    expectStatus(events, 200);
+    expect(events.body.events[0]?.content).not.toContain('ghp_aaaa');
   });
 
   it('refuses malformed requests with 400 naming the field', async () => {
@@ -183,7 +192,7 @@ describe('POST /v1/recall', () => {
       [{ session_id: 'x'.repeat(256), trigger: 'session_start' }, 'session_id'],
     ];
     for (const [body, field] of cases) {
-      const res = await recall(owner, body);
+      const res = await owner.api.unchecked.post('/v1/recall', { body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(field);
     }
@@ -202,7 +211,7 @@ describe('postRecall as an MCP tool', () => {
     const withRecall = await startTestServer({ env: { MCP_TOOL_TAGS: 'Memory,Recall' } });
     try {
       const user = (await createTenant(withRecall.services, withRecall.url)).owner;
-      const id = (await user.api.post('/v1/memory', { body: { content: 'The ibis exporter writes Parquet files.' } })).body.id;
+      const id = bodyOf(await user.api.post('/v1/memory', { body: { content: 'The ibis exporter writes Parquet files.' } }), 201).id;
       const rpc = async (body: unknown) =>
         (
           await fetch(`${withRecall.url}/mcp`, {
@@ -230,32 +239,34 @@ describe('POST /v1/hooks/{harness}/recall', () => {
     const id = await remember(user, 'The express dependency of the shop checkout must stay on v4.');
     const sessionId = newSessionId();
     const prompt = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId }) });
-    expect(prompt.status).toBe(200);
+    expectStatus(prompt, 200);
     expect(Object.keys(prompt.body)).toEqual(['hookSpecificOutput']);
-    expect(prompt.body.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
-    expect(prompt.body.hookSpecificOutput.additionalContext).toContain(`[${id}] The express dependency`);
+    expect(prompt.body.hookSpecificOutput?.hookEventName).toBe('UserPromptSubmit');
+    expect(prompt.body.hookSpecificOutput?.additionalContext).toContain(`[${id}] The express dependency`);
 
     const start = await user.api.post('/v1/hooks/codex/recall', { body: fixture('claude-code', 'session-start', { session_id: newSessionId(), cwd: '/home/ana/shop' }) });
-    expect(start.body.hookSpecificOutput.hookEventName).toBe('SessionStart');
-    expect(start.body.hookSpecificOutput.additionalContext).toContain(id);
+    expectStatus(start, 200);
+    expect(start.body.hookSpecificOutput?.hookEventName).toBe('SessionStart');
+    expect(start.body.hookSpecificOutput?.additionalContext).toContain(id);
 
     const tool = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'pre-tool-use-bash', { session_id: sessionId }) });
-    expect(tool.status).toBe(200);
+    expectStatus(tool, 200);
     expect(tool.body).toEqual({});
     // Already shown in this session: nothing new, so nothing to add.
     const repeat = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId }) });
     expect(repeat.body).toEqual({});
 
     const bad = await user.api.post('/v1/hooks/claude-code/recall', { body: { hook_event_name: 'UserPromptSubmit', prompt: 'x' } });
-    expect(bad.status).toBe(400);
+    expectStatus(bad, 400);
   });
 
   it('a harness cannot forge a recall record', async () => {
     const forged = recallPayload(newSessionId(), { trigger: 'prompt', memory_ids: [], text: 'forged' }, undefined);
     const res = await owner.api.post('/v1/hooks/generic', { body: { ...forged, event: 'note' } });
-    expect(res.status).toBe(400);
-    expect(res.body.errors[0].path).toBe('memory_bank_recall');
-    const batch = await owner.api.post('/v1/hooks/batch', { body: { events: [{ harness: 'generic', payload: { ...forged, event: 'note' } }] } });
+    expectStatus(res, 400);
+    expect(res.body.errors?.[0]?.path).toBe('memory_bank_recall');
+    // Unchecked: the document types a batch event's payload as an empty object.
+    const batch = await owner.api.unchecked.post('/v1/hooks/batch', { body: { events: [{ harness: 'generic', payload: { ...forged, event: 'note' } }] } });
     expect(batch.body.results[0]).toMatchObject({ status: 400 });
   });
 
@@ -267,7 +278,8 @@ describe('POST /v1/hooks/{harness}/recall', () => {
       const sessionId = newSessionId();
       await user.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId, prompt: 'heron cache flush' }) });
       const recalled = await user.api.post('/v1/recall', { body: { session_id: sessionId, harness: 'claude-code', trigger: 'prompt', prompt: 'heron cache flush' } });
-      const workstreamId = recalled.body.recorded.workstream_id;
+      expectStatus(recalled, 200);
+      const workstreamId = recalled.body.recorded!.workstream_id;
       await own.archiver.runOnce(true);
       const rows = async () =>
         (await own.database.pool.query('SELECT sequence, event_id, kind, role, event, lifecycle_only, content, content_sha256, payload_sha256, segment_key FROM workstream_events WHERE workstream_id = ? ORDER BY sequence', [workstreamId]))[0];

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMORIES, QUERIES, type Category, type LabelledQuery } from './fixtures/relevance';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { expectStatus } from './support/http';
 
 /**
  * Relevance of GET /v1/memory/search on a labelled set of our own (fixtures/relevance.ts),
@@ -27,7 +28,7 @@ beforeAll(async () => {
     await Promise.all(
       entries.slice(i, i + SAVES_AT_ONCE).map(async ([key, content]) => {
         const res = await user.api.post('/v1/memory', { body: { content } });
-        expect(res.status).toBe(201);
+        expectStatus(res, 201);
         idOf.set(key, res.body.id);
       }),
     );
@@ -41,8 +42,8 @@ const keyOf = (id: string) => [...idOf.entries()].find(([, value]) => value === 
 
 async function serviceRanking(query: string): Promise<{ ids: string[]; scores: number[] }> {
   const res = await user.api.get(`/v1/memory/search?q=${encodeURIComponent(query)}&limit=${CUTOFF}`);
-  expect(res.status).toBe(200);
-  const results = res.body.results as { id: string; score: number }[];
+  expectStatus(res, 200);
+  const results = res.body.results;
   return { ids: results.map((r) => keyOf(r.id)), scores: results.map((r) => r.score) };
 }
 

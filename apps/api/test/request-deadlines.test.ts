@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawExchange, requestHead, type RawAnswer } from './support/raw-http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { bodyOf, expectStatus } from './support/http';
 
 const MiB = 1024 * 1024;
 
@@ -43,7 +44,7 @@ describe('stalled bodies: the issue’s reproduction', () => {
 
     expect((await user.api.post('/v1/memory', { body: { content: 'after the stalls' } })).status).toBe(201);
     const tooLarge = await user.api.post('/v1/memory', { body: { content: 'x'.repeat(MiB + 1) } });
-    expect(tooLarge.status).toBe(413);
+    expectStatus(tooLarge, 413);
   });
 });
 
@@ -64,7 +65,7 @@ describe('a permanent 413 while the budget is taken', () => {
       .poll(async () => (await user.api.post('/v1/memory', { body: { content: 'waiting' } })).status, { timeout: 10_000, interval: 20 })
       .toBe(503);
     const tooLarge = await user.api.post('/v1/memory', { body: { content: 'x'.repeat(MiB + 1) } });
-    expect(tooLarge.status).toBe(413);
+    expectStatus(tooLarge, 413);
     for (const { socket } of holding) socket.destroy();
     await Promise.all(holding.map((h) => h.closed));
     await expect
@@ -81,7 +82,7 @@ describe('stalled bodies on every route that takes one', () => {
     // A budget of one body: any leak at all refuses the next body.
     server = await startTestServer({ env: { MAX_BODY_BYTES_IN_FLIGHT: String(MiB), REQUEST_TIMEOUT_MS: '10000', BODY_READ_TIMEOUT_MS: '300' } });
     user = (await createTenant(server.services, server.url)).owner;
-    memoryId = (await user.api.post('/v1/memory', { body: { content: 'to be patched' } })).body.id;
+    memoryId = bodyOf(await user.api.post('/v1/memory', { body: { content: 'to be patched' } }), 201).id;
   });
   afterAll(() => server.close());
 

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
+import { bodyOf, expectStatus } from './support/http';
 
 let server: TestServer;
 let user: TestUser;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   const tenant = await createTenant(server.services, server.url);
   user = tenant.owner;
   const probe = await user.api.post('/v1/memory', { body: { content: 'probe' } });
-  expect(probe.status).toBe(201);
+  expectStatus(probe, 201);
   ({ userId, orgId } = user);
 });
 afterAll(() => server.close());
@@ -31,7 +32,7 @@ async function saveInOldFormat(content: string): Promise<string> {
   });
   return id;
 }
-const search = async (q: string) => ((await user.api.get(`/v1/memory/search?q=${encodeURIComponent(q)}`)).body.results as { id: string }[]).map((r) => r.id);
+const search = async (q: string) => bodyOf(await user.api.get(`/v1/memory/search?q=${encodeURIComponent(q)}`), 200).results.map((r) => r.id);
 const ownerDocs = async () => {
   const [rows] = (await server.database.db.execute(sql`SELECT docs FROM memory_term_stats WHERE owner_id = ${userId} AND term = ''`)) as unknown as [{ docs: number }[]];
   return Number(rows[0]?.docs ?? 0);

@@ -2,6 +2,7 @@ import { OAuth2Server } from 'oauth2-mock-server';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../api/test/support/server';
+import { bodyOf } from '../../api/test/support/http';
 import { createTenant, type TestTenant } from '../../api/test/support/tenants';
 import { checkScreen, launchBrowser, openPage } from './support/browser';
 
@@ -59,11 +60,10 @@ describe('OIDC sign-in in the console', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('list', { name: 'Memories' }).getByText('Signed in through the identity provider').waitFor();
     // Saved as the member the sign-in created in the org named by the token.
-    const members = (await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; email: string; role: string }[];
+    const members = bodyOf(await tenant.owner.api.get('/v1/org/members'), 200).members as { id: string; email: string; role: string }[];
     const user = members.find((member) => member.email === EMAIL);
     expect(user?.role).toBe('member');
-    const theirs = await tenant.owner.api.get(`/v1/admin/members/${user!.id}/memories`);
-    expect(theirs.body.memories).toHaveLength(1);
+    expect(bodyOf(await tenant.owner.api.get(`/v1/admin/members/${user!.id}/memories`), 200).memories).toHaveLength(1);
     // A member: no admin screens.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).count()).toBe(0);
   });

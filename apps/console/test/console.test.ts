@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../api/test/support/server';
 import { claudeSession, newSessionId } from '../../api/test/support/hooks';
+import { bodyOf, expectStatus } from '../../api/test/support/http';
 import { createTenant, type TestTenant, type TestUser } from '../../api/test/support/tenants';
 import { checkScreen, launchBrowser, openPage, signInWithKey } from './support/browser';
 
@@ -93,7 +94,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Edit' }).waitFor();
     await page.getByText('twice a day').waitFor();
     const id = decodeURIComponent(page.url().split('/').pop()!);
-    expect((await tenant.owner.api.get(`/v1/memory/${id}`)).body.content).toBe('Deploys go through the orbital pipeline, twice a day');
+    expect(bodyOf(await tenant.owner.api.get(`/v1/memory/${id}`), 200).content).toBe('Deploys go through the orbital pipeline, twice a day');
 
     await page.getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this memory?' });
@@ -105,14 +106,14 @@ describe('the console in a browser', () => {
   });
 
   it('refuses an edit made over someone else’s change (If-Match)', async () => {
-    const saved = await tenant.owner.api.post('/v1/memory', { body: { content: 'The staging database is called nimbus' } });
-    await page.goto(`/console/memories/${saved.body.id}`);
+    const saved = bodyOf(await tenant.owner.api.post('/v1/memory', { body: { content: 'The staging database is called nimbus' } }), 201);
+    await page.goto(`/console/memories/${saved.id}`);
     await page.getByRole('button', { name: 'Edit' }).click();
-    await tenant.owner.api.patch(`/v1/memory/${saved.body.id}`, { body: { content: 'The staging database is called cirrus' } });
+    await tenant.owner.api.patch(`/v1/memory/${saved.id}`, { body: { content: 'The staging database is called cirrus' } });
     await page.getByLabel('Content').fill('The staging database is called stratus');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByRole('alert').filter({ hasText: 'changed this memory meanwhile' }).waitFor();
-    expect((await tenant.owner.api.get(`/v1/memory/${saved.body.id}`)).body.content).toBe('The staging database is called cirrus');
+    expect(bodyOf(await tenant.owner.api.get(`/v1/memory/${saved.id}`), 200).content).toBe('The staging database is called cirrus');
   });
 
   it('saves a memory with contexts (snippet, citation URL and title) from the form, and opens it from a search result’s text', async () => {
@@ -133,7 +134,7 @@ describe('the console in a browser', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     expect(await page.getByRole('group', { name: /^Context \d+$/ }).count()).toBe(0); // the form starts afresh
 
-    const listed = (await tenant.owner.api.get('/v1/memory?limit=5')).body.memories as { id: string; content: string; contexts: { snippet: string; citation: unknown }[] }[];
+    const listed = bodyOf(await tenant.owner.api.get('/v1/memory?limit=5'), 200).memories as { id: string; content: string; contexts: { snippet: string; citation: unknown }[] }[];
     const saved = listed.find((memory) => memory.content === 'The release train leaves on Thursdays')!;
     expect(saved.contexts.map(({ snippet, citation }) => ({ snippet, citation }))).toEqual([
       { snippet: 'Agreed at the planning meeting', citation: { url: 'https://wiki.example.test/planning?week=49', title: 'Planning notes <b>week 49</b>' } },
@@ -166,6 +167,7 @@ describe('the console in a browser', () => {
         ],
       },
     });
+    expectStatus(saved, 201);
     await page.goto(`/console/memories/${saved.body.id}`);
     const contexts = page.getByRole('list', { name: 'Contexts' });
     await contexts.getByText('javascript:window.__xss=2').waitFor();
@@ -178,7 +180,7 @@ describe('the console in a browser', () => {
   it('shows workstreams, their timeline and tool actions; remembers an event; deletes a workstream', async () => {
     const session = newSessionId();
     let workstreamId = '';
-    for (const payload of claudeSession(session)) workstreamId = (await tenant.owner.api.post('/v1/hooks/claude-code', { body: payload })).body.workstream_id;
+    for (const payload of claudeSession(session)) workstreamId = bodyOf(await tenant.owner.api.post('/v1/hooks/claude-code', { body: payload }), 202).workstream_id;
     await page.getByRole('link', { name: 'Workstreams', exact: true }).click();
     await page.getByRole('heading', { name: 'Workstreams', level: 1 }).waitFor();
     await page.getByRole('link', { name: session }).click();
@@ -201,7 +203,7 @@ describe('the console in a browser', () => {
   it('exports memories to a file and imports it back (round trip, no duplicates on a second import)', async () => {
     const contents = ['Export me: the Tuesday deploy window', 'Export me too: rotate the signing keys yearly'];
     for (const content of contents) await tenant.owner.api.post('/v1/memory', { body: { content, tags: ['transfer'] } });
-    const before = ((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories as { id: string; content: string }[]).map((m) => m.content).sort();
+    const before = (bodyOf(await tenant.owner.api.get('/v1/memory?scope=user&limit=100'), 200).memories as { id: string; content: string }[]).map((m) => m.content).sort();
 
     await page.getByRole('link', { name: 'Export / import', exact: true }).click();
     await page.getByRole('heading', { name: 'Export / import', level: 1 }).waitFor();
@@ -216,16 +218,16 @@ describe('the console in a browser', () => {
 
     // Empty the account, then bring it back from the file.
     for (const line of lines) await tenant.owner.api.delete(`/v1/memory/${(JSON.parse(line) as { id: string }).id}`);
-    expect((await tenant.owner.api.get('/v1/memory?scope=user')).body.memories).toEqual([]);
+    expect(bodyOf(await tenant.owner.api.get('/v1/memory?scope=user'), 200).memories).toEqual([]);
     await page.getByLabel('NDJSON file').setInputFiles(file);
     await page.getByRole('button', { name: 'Import memories' }).click();
     await page.getByRole('status').filter({ hasText: `Imported ${lines.length}, skipped 0` }).waitFor();
-    const after = ((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories as { content: string; tags: string[] }[]).map((m) => m.content).sort();
+    const after = (bodyOf(await tenant.owner.api.get('/v1/memory?scope=user&limit=100'), 200).memories as { content: string; tags: string[] }[]).map((m) => m.content).sort();
     expect(after).toEqual(before);
 
     await page.getByRole('button', { name: 'Import memories' }).click();
     await page.getByRole('status').filter({ hasText: `Imported 0, skipped ${lines.length}` }).waitFor();
-    expect((await tenant.owner.api.get('/v1/memory?scope=user&limit=100')).body.memories).toHaveLength(lines.length);
+    expect(bodyOf(await tenant.owner.api.get('/v1/memory?scope=user&limit=100'), 200).memories).toHaveLength(lines.length);
   });
 
   it('creates an API key shown once with a copy button, and revokes it', async () => {
@@ -251,7 +253,7 @@ describe('the console in a browser', () => {
   });
 
   it('lets an admin purge a member’s memories with a typed confirmation, then find it in the audit log', async () => {
-    const memberEmail = (await tenant.owner.api.get('/v1/org/members')).body.members.find((user: { id: string }) => user.id === member.userId).email as string;
+    const memberEmail = bodyOf(await tenant.owner.api.get('/v1/org/members'), 200).members.find((user) => user.id === member.userId)!.email;
     for (const content of ['Member secret one', 'Member secret two']) await member.api.post('/v1/memory', { body: { content } });
 
     await page.getByRole('link', { name: 'Team', exact: true }).click();
@@ -269,7 +271,7 @@ describe('the console in a browser', () => {
     await checkScreen(page, null);
     await confirm.click();
     await panel.getByRole('status').filter({ hasText: 'Purged 2 memories' }).waitFor();
-    expect((await member.api.get('/v1/memory')).body.memories).toEqual([]);
+    expect(bodyOf(await member.api.get('/v1/memory'), 200).memories).toEqual([]);
 
     await page.getByRole('link', { name: 'Audit log', exact: true }).click();
     await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
@@ -281,9 +283,9 @@ describe('the console in a browser', () => {
   });
 
   it('filters memories (list and search) by source and the audit log by date in the API, not in the loaded pages', async () => {
-    const viaMcp = await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed by an agent over MCP' } });
+    const viaMcp = bodyOf(await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed by an agent over MCP' } }), 201);
     await tenant.owner.api.post('/v1/memory', { body: { content: 'Filed over REST' } });
-    await server.database.pool.query('UPDATE memory SET source = ? WHERE id = ?', ['mcp', viaMcp.body.id]);
+    await server.database.pool.query('UPDATE memory SET source = ? WHERE id = ?', ['mcp', viaMcp.id]);
     const asks = (path: string, name: string, value: string) =>
       page.waitForRequest((request) => {
         const url = new URL(request.url());
@@ -332,13 +334,13 @@ describe('the console in a browser', () => {
 
   it('lets an admin change a member’s role', async () => {
     const promoted = await tenant.addMember('member');
-    const email = ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; email: string }[]).find((user) => user.id === promoted.userId)!.email;
+    const email = (bodyOf(await tenant.owner.api.get('/v1/org/members'), 200).members as { id: string; email: string }[]).find((user) => user.id === promoted.userId)!.email;
     await page.goto('/console/team');
     const role = page.getByLabel(`Role of ${email}`);
     await role.selectOption('admin');
-    await expect.poll(async () => ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('admin');
+    await expect.poll(async () => (bodyOf(await tenant.owner.api.get('/v1/org/members'), 200).members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('admin');
     await role.selectOption('member');
-    await expect.poll(async () => ((await tenant.owner.api.get('/v1/org/members')).body.members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('member');
+    await expect.poll(async () => (bodyOf(await tenant.owner.api.get('/v1/org/members'), 200).members as { id: string; role: string }[]).find((user) => user.id === promoted.userId)?.role).toBe('member');
     expect(await page.getByLabel(`Role of ${email}`).inputValue()).toBe('member');
   });
 

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../apps/api/test/support/server';
+import { bodyOf } from '../../../apps/api/test/support/http';
 import { createTenant } from '../../../apps/api/test/support/tenants';
 
 let server: TestServer;
@@ -36,5 +37,5 @@ it('the README’s five lines run as written', async () => {
     await rm(dir, { recursive: true, force: true });
   }
   expect(logged).toEqual([[['Deploys happen on Tuesdays']]]);
-  expect((await tenant.owner.api.get('/v1/memory')).body.memories).toEqual([]);
+  expect(bodyOf(await tenant.owner.api.get('/v1/memory'), 200).memories).toEqual([]);
 });

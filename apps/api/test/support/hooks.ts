@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Harness } from '../../src/hooks/types';
+import type { RequestBody } from './http';
 
 /** A realistic payload from test/fixtures/hooks/<harness>/<name>.json, optionally changed. */
 export function fixture(harness: Harness, name: string, changes: Record<string, unknown> = {}): Record<string, unknown> {
@@ -28,3 +29,13 @@ export function claudeSession(sessionId: string): Record<string, unknown>[] {
     'session-end',
   ].map((name) => fixture('claude-code', name, { session_id: sessionId }));
 }
+
+type HookBatch = RequestBody<'post', '/v1/hooks/batch'>;
+/** One event of a batch, its payload any JSON object. */
+export type BatchEvent = Omit<HookBatch['events'][number], 'payload'> & { payload?: Record<string, unknown> };
+/**
+ * A POST /v1/hooks/batch body. The document declares an event's payload as a bare
+ * `type: object`, which the generated types read as an object without keys: this is the one
+ * place that says what the service takes (any JSON object).
+ */
+export const batchOf = (events: BatchEvent[]): HookBatch => ({ events }) as HookBatch;

@@ -1,6 +1,7 @@
 import { API_KEY_SCOPES, type ApiKeyScope } from '@memory-bank/db';
-import { describe, expect, it } from 'vitest';
-import { request, type TestResponse } from './http';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf, expectStatus, request, type TestResponse } from './http';
+import type { Template } from './openapi-routes';
 import type { TestServer } from './server';
 import { createTenant, type TestTenant, type TestUser } from './tenants';
 
@@ -14,7 +15,7 @@ export interface VictimResources {
 export interface ProtectedRoute {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** The OpenAPI path template, e.g. /v1/memory/{id}. */
-  template: string;
+  template: Template;
   /** The concrete path, given the victim's resources (or a malformed id). */
   path: (resources: VictimResources) => string;
   body?: unknown;
@@ -50,7 +51,8 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
     let colleague: TestUser;
     let outsider: TestUser;
     let revokedKey: string;
-    let resources: VictimResources;
+    /** For the routes about no resource of the victim's (their paths ignore it). */
+    let shared: VictimResources;
 
     const fresh = async (): Promise<VictimResources> => {
       const memory = await victim.api.post('/v1/memory', { body: { content: 'victim secret note', contexts: [{ snippet: 's' }] } });
@@ -58,13 +60,13 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
       const hook = await victim.api.post('/v1/hooks/claude-code', {
         body: { session_id: `victim-session-${sessions++}`, hook_event_name: 'UserPromptSubmit', prompt: 'victim secret prompt', cwd: '/tmp' },
       });
-      expect(memory.status).toBe(201);
-      expect(key.status).toBe(201);
-      expect(hook.status).toBe(202);
+      expectStatus(memory, 201);
+      expectStatus(key, 201);
+      expectStatus(hook, 202);
       return { memoryId: memory.body.id, apiKeyId: key.body.id, workstreamId: hook.body.workstream_id };
     };
 
-    it('setup', async () => {
+    beforeAll(async () => {
       const server = getServer();
       victimOrg = await createTenant(server.services, server.url, 'victim org');
       victim = await victimOrg.addMember('admin');
@@ -72,35 +74,57 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
       colleague = await victimOrg.addMember('member');
       outsider = (await createTenant(server.services, server.url, 'outsider org')).owner;
       const spare = await victim.api.post('/v1/api-keys', { body: { name: 'to revoke' } });
+      expectStatus(spare, 201);
       revokedKey = spare.body.key;
       expect((await victim.api.delete(`/v1/api-keys/${spare.body.id}`)).status).toBe(204);
-      resources = await fresh();
+      shared = await fresh();
     });
+
+    /** What the victim checks to see their resource as it was. */
+    const untouched: Record<keyof VictimResources, (resources: VictimResources) => Promise<void>> = {
+      memoryId: async ({ memoryId }) => expect(bodyOf(await victim.api.get(`/v1/memory/${memoryId}`), 200).content).toBe('victim secret note'),
+      apiKeyId: async ({ apiKeyId }) => expect(bodyOf(await victim.api.get('/v1/api-keys'), 200).api_keys.find((k) => k.id === apiKeyId)?.revoked_at).toBeNull(),
+      workstreamId: async ({ workstreamId }) =>
+        expect(bodyOf(await victim.api.get(`/v1/workstreams/${workstreamId}/events`), 200).events.map((e) => e.content)).toEqual(['victim secret prompt']),
+    };
 
     for (const route of routes) {
       const label = `${route.method} ${route.template}`;
-      const call = (key: string | null, overrides: Partial<VictimResources> = {}, headers?: Record<string, string>) =>
-        request(getServer().url, route.method, route.path({ ...resources, ...overrides }), { key, body: route.body, headers });
-
       describe(label, () => {
+        // A route about one resource attacks resources of its own, and each attempt ends by
+        // checking them untouched: an attack that worked fails its own test, not the next one.
+        let resources: VictimResources;
+        beforeAll(async () => {
+          resources = route.resource ? await fresh() : shared;
+        });
+        const call = (key: string | null, overrides: Partial<VictimResources> = {}, headers?: Record<string, string>) =>
+          request(getServer().url, route.method, route.path({ ...resources, ...overrides }), { key, body: route.body, headers });
+        const stillUntouched = async () => {
+          if (route.resource) await untouched[route.resource](resources);
+        };
+
         it('no credentials → 401 with WWW-Authenticate: Bearer', async () => {
           expectUnauthorized(await call(null));
+          await stillUntouched();
         });
 
         it('malformed Authorization → 401', async () => {
           for (const value of ['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', `Token ${victim.key}`, `Bearer ${victim.key} extra`]) {
             expectUnauthorized(await call(null, {}, { authorization: value }));
           }
+          await stillUntouched();
         });
 
         it('unknown key → 401', async () => {
           expectUnauthorized(await call('mbk_' + 'A'.repeat(40)));
           expectUnauthorized(await call('mbk_short'));
           expectUnauthorized(await call(victim.key.slice(0, -1) + (victim.key.endsWith('A') ? 'B' : 'A')));
+          await stillUntouched();
         });
 
         it('revoked key → 401', async () => {
           expectUnauthorized(await call(revokedKey));
+          await stillUntouched();
         });
 
         if (route.scopes.length > 0) {
@@ -112,12 +136,13 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
               expect(res.body).toMatchObject({ status: 403 });
               expect(res.headers.get('www-authenticate'), `without ${needed}`).toMatch(/error="insufficient_scope"/);
             }
+            await stillUntouched();
           });
         }
 
         if (route.resource) {
           const resource = route.resource;
-          it("another user's id, another org's id and a malformed id → the same 404", async () => {
+          it("another user's id, another org's id and a malformed id → the same 404; the victim's own is untouched", async () => {
             const answers = [await call(colleague.key), await call(outsider.key), await call(victim.key, { [resource]: MALFORMED_IDS[resource] })];
             for (const res of answers) {
               expect(res.status).toBe(404);
@@ -126,18 +151,7 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
             const shape = (res: TestResponse) => ({ ...res.body, request_id: undefined });
             expect(shape(answers[1]!)).toEqual(shape(answers[0]!));
             expect(shape(answers[2]!)).toEqual(shape(answers[0]!));
-          });
-
-          it("the victim's own resource is untouched by the others' attempts", async () => {
-            const own = await victim.api.get(
-              { memoryId: `/v1/memory/${resources.memoryId}`, apiKeyId: '/v1/api-keys', workstreamId: `/v1/workstreams/${resources.workstreamId}/events` }[resource],
-            );
-            expect(own.status).toBe(200);
-            if (resource === 'memoryId') expect(own.body.content).toBe('victim secret note');
-            else if (resource === 'apiKeyId') expect(own.body.api_keys.find((k: { id: string }) => k.id === resources.apiKeyId)?.revoked_at).toBeNull();
-            else expect(own.body.events.map((e: { content: string }) => e.content)).toEqual(['victim secret prompt']);
-            // Leave fresh resources for the next route (this one may have deleted them).
-            resources = await fresh();
+            await stillUntouched();
           });
         }
       });
