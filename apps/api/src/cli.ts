@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { hasErrorCode, MEMORY_SCOPES } from '@memory-bank/db';
-import { describeDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
+import { describeDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase, recountOwnerStatistics, statisticsOwners, type DatabaseHandle } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import { z, type ZodType } from 'zod';
@@ -195,9 +195,29 @@ const COMMANDS: Record<string, CommandSpec> = {
       return report;
     },
   },
+  'stats rebuild': {
+    usage: '[--org <org_id>] [--owner <usr_id|org_id>]',
+    summary: "recounts search statistics from the memories (every owner's, an org's or one owner's)",
+    detail:
+      "Ranking reads each owner's statistics (memory_term_stats); the service keeps them in step with every save, change and delete, and `pnpm cli doctor` reports an owner whose count is off. This counts them again from the memories and writes what differs, one owner at a time, each in a transaction that holds that owner's saves back while it counts. Progress on stderr about once a second: owners done of all, memories, rows changed. The output sums them up.",
+    run: async ({ database }, options) => {
+      const owners = await statisticsOwners(database.db, { ...(options.org ? { orgId: options.org } : {}), ...(options.owner ? { ownerId: options.owner } : {}) });
+      const progress = progressReporter('stats rebuild', { unit: 'owners', write: toStderr });
+      const totals = { owners: owners.length, memories: 0, rows_changed: 0, owners_changed: 0 };
+      for (const [i, owner] of owners.entries()) {
+        const result = await recountOwnerStatistics(database.db, owner);
+        totals.memories += result.memories;
+        totals.rows_changed += result.changed;
+        if (result.changed > 0) totals.owners_changed += 1;
+        progress.update({ done: i + 1, total: owners.length, also: { memories: totals.memories, 'rows changed': totals.rows_changed } });
+      }
+      progress.finish();
+      return totals;
+    },
+  },
   doctor: {
     usage: '[--repair]',
-    summary: 'checks migrations, FULLTEXT indexes, archive backlog, segment integrity and orphans; exit 1 if unhealthy',
+    summary: 'checks migrations, FULLTEXT indexes, search statistics, archive backlog, segment integrity and orphans; exit 1 if unhealthy',
     detail: 'The output names what it checked: the database (host:port/name) and the archive (driver and bucket/prefix or directory). --repair fixes what it can.',
     run: async ({ app, database, logger, config }, options) => {
       const built = app();

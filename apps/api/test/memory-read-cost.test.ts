@@ -93,7 +93,7 @@ describe('the cost of reading memories, with stale statistics', () => {
   });
 
   it('a read of one memory reads its own contexts only', async () => {
-    const [{ id }] = (await listMemories(probe.db, owner, { limit: 1 })).memories as [{ id: string }];
+    const { id } = (await listMemories(probe.db, owner, { limit: 1 })).memories[0]!;
     let found: Awaited<ReturnType<typeof findMemory>> = null;
     const read = await rowsRead(async () => (found = await findMemory(probe.db, owner, id)));
     expect(found!.contexts).toHaveLength(2);

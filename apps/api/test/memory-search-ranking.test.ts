@@ -1,6 +1,10 @@
-import { applyStatsDelta, openDatabase, statsDeltaOf } from '@memory-bank/db/system';
+import { openDatabase } from '@memory-bank/db/system';
 import { sql } from 'drizzle-orm';
+import type mysql from 'mysql2/promise';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
 import { expectStatus } from './support/http';
@@ -122,7 +126,8 @@ describe("the owner's statistics", () => {
     expect(await stats(ownerId, 'wparsnip')).toEqual({ docs: 1, tokens: 1 });
     expect(await stats(ownerId, '')).toEqual({ docs: 2, tokens: 4 });
     expect((await who.api.delete(`/v1/memory/${id}`)).status).toBe(204);
-    expect(await stats(ownerId, 'wparsnip')).toEqual({ docs: 0, tokens: 0 });
+    // A term no memory holds any more is gone: its word may be all that is left of the memory.
+    expect(await stats(ownerId, 'wparsnip')).toBeNull();
     expect(await stats(ownerId, '')).toEqual({ docs: 1, tokens: 2 });
   });
 
@@ -135,28 +140,29 @@ describe("the owner's statistics", () => {
     expect(await stats(ownerId, 'wquince')).toEqual({ docs: 24, tokens: 48 });
   });
 
-  it('of concurrent standalone saves of one owner go in one upsert while another runs', async () => {
+  it('of concurrent saves of one owner go together: one transaction for the saves that arrived while another ran', async () => {
     const upserts: string[] = [];
     const handle = openDatabase(inject('databaseUrl'), {
       poolSize: 4,
       logQuery: (query) => void (query.startsWith('INSERT INTO `memory_term_stats`') && upserts.push(query)),
     });
+    const app = createApp({ db: handle.db, config: loadConfig({ DATABASE_URL: inject('databaseUrl'), LOG_LEVEL: 'silent' }), logger: pino({ level: 'silent' }) });
     try {
-      const { orgId, owner } = await createTenant(server.services, server.url);
-      await Promise.all(
-        Array.from({ length: 32 }, (_, i) => applyStatsDelta(handle.db, orgId, owner.userId, statsDeltaOf(new Map([['wmedlar', 2], [`wnote${i}`, 1]]), 3, 1))),
-      );
+      const { orgId, owner } = await createTenant(app.services, server.url);
+      const principal = await app.services.operator.actAs(orgId, owner.userId, 'test');
+      await Promise.all(Array.from({ length: 32 }, (_, i) => app.services.memory.create(principal, { content: `Medlar note ${i}` }, 'api')));
       // The first runs alone; the 31 that arrived while it ran go together in the next.
       expect(upserts).toHaveLength(2);
       expect(await stats(owner.userId, '')).toEqual({ docs: 32, tokens: 96 });
-      expect(await stats(owner.userId, 'wmedlar')).toEqual({ docs: 32, tokens: 64 });
-      expect(await stats(owner.userId, 'wnote7')).toEqual({ docs: 1, tokens: 1 });
+      expect(await stats(owner.userId, 'wmedlar')).toEqual({ docs: 32, tokens: 32 });
+      expect(await stats(owner.userId, 'wnote')).toEqual({ docs: 32, tokens: 32 });
     } finally {
+      await app.close({ flush: false });
       await handle.close();
     }
   });
 
-  it('of a save with contexts follow its commit: the transaction never waits on the owner\'s totals row', async () => {
+  it('of a save commit with it: while the owner\'s totals row is held elsewhere, nothing of the save is visible', async () => {
     const { orgId, owner: who } = await createTenant(server.services, server.url);
     await save(who, 'Medlar first note');
     // Another connection holds the owner's totals row.
@@ -165,18 +171,22 @@ describe("the owner's statistics", () => {
       await holder.query('START TRANSACTION');
       await holder.query("SELECT docs FROM memory_term_stats WHERE org_id = ? AND owner_id = ? AND term = '' FOR UPDATE", [orgId, who.userId]);
       const saving = who.api.post('/v1/memory', { body: { content: 'Medlar jam with a source', contexts: [{ snippet: 'from the jam book' }] } });
-      let answered = false;
-      void saving.then(() => (answered = true));
-      // The memory and its context are committed while the statistics upsert waits.
-      const committed = async () => {
-        const [rows] = (await server.database.db.execute(sql`SELECT id FROM memory WHERE org_id = ${orgId} AND content = 'Medlar jam with a source' AND context_count = 1`)) as unknown as [{ id: string }[]];
-        return rows.length;
+      // The save waits for the row, inside its transaction.
+      const waiting = async () => {
+        const [rows] = await holder.query<mysql.RowDataPacket[]>("SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'");
+        return Number(rows[0]!.n);
       };
-      await expect.poll(committed, { timeout: 20_000 }).toBe(1);
-      expect(answered).toBe(false);
+      // InnoDB refreshes what INNODB_TRX shows only when it was not read for 0.1 s: ask less often.
+      await expect.poll(waiting, { timeout: 20_000, interval: 250 }).toBeGreaterThan(0);
+      const visible = async () => {
+        const [rows] = await server.database.pool.query<mysql.RowDataPacket[]>("SELECT COUNT(*) AS n FROM memory WHERE org_id = ? AND content = 'Medlar jam with a source'", [orgId]);
+        return Number(rows[0]!.n);
+      };
+      expect(await visible()).toBe(0);
       await holder.query('COMMIT');
       const res = await saving;
       expectStatus(res, 201);
+      expect(await visible()).toBe(1);
       expect(await stats(who.userId, '')).toMatchObject({ docs: 2 });
     } finally {
       await holder.query('ROLLBACK').catch(() => {});
@@ -196,7 +206,8 @@ describe("the owner's statistics", () => {
     expect(found!.id).toBe(res.body.id);
     expect(found!.score).toBeGreaterThan(0.5);
     expect((await org.owner.api.delete(`/v1/memory/${res.body.id}`)).status).toBe(204);
-    expect(await stats(orgId, '')).toEqual({ docs: 0, tokens: 0 });
+    expect(await stats(orgId, '')).toBeNull();
+    expect(await stats(orgId, 'wokapi')).toBeNull();
   });
 });
 

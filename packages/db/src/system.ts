@@ -15,6 +15,7 @@ export * from './system/doctor';
 export * from './system/rebuild';
 export * from './system/bulk-import';
 export { applyStatsDelta, statsDeltaOf } from './search/stats';
+export * from './system/statistics';
 export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export * from './system/health';
 export * from './system/idempotency';

@@ -1,5 +1,19 @@
 import { type Database } from '@memory-bank/db';
-import { archiveBacklog, createFulltextIndex, eventsWithUnknownSegment, existingOrgs, existingWorkstreams, ledgerFingerprints, migrationStatus, missingFulltextIndexes, recordedSegmentKeys, storedSegmentPage } from '@memory-bank/db/system';
+import {
+  archiveBacklog,
+  createFulltextIndex,
+  deleteEmptiedStatistics,
+  eventsWithUnknownSegment,
+  existingOrgs,
+  existingWorkstreams,
+  ledgerFingerprints,
+  migrationStatus,
+  missingFulltextIndexes,
+  recordedSegmentKeys,
+  recountOwnerStatistics,
+  statisticsDrift,
+  storedSegmentPage,
+} from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { sha256Hex } from '../hooks/canonical';
 import type { Clock } from '../clock';
@@ -9,7 +23,7 @@ import type { Archiver } from './sealer';
 import { parseSegment } from './segment';
 
 export interface Finding {
-  check: 'migrations' | 'fulltext' | 'archive_backlog' | 'segments' | 'orphans';
+  check: 'migrations' | 'fulltext' | 'search_statistics' | 'archive_backlog' | 'segments' | 'orphans';
   ok: boolean;
   detail: string;
   repaired?: string;
@@ -42,6 +56,21 @@ async function checkFulltext(deps: DoctorDeps, repair: boolean): Promise<Finding
   if (!repair) return { check: 'fulltext', ok: false, detail: `missing: ${names} (was drizzle-kit push run?)` };
   for (const index of missing) await createFulltextIndex(deps.db, index);
   return { check: 'fulltext', ok: true, detail: `were missing: ${names}`, repaired: 'recreated' };
+}
+
+/** Each owner's statistics against its memories (statisticsDrift); repair recounts the owners that are off. */
+async function checkStatistics(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const drift = await statisticsDrift(deps.db);
+  if (drift.ownersDrifted === 0 && drift.emptiedRows === 0) return { check: 'search_statistics', ok: true, detail: "every owner's statistics count its memories" };
+  const named = drift.owners.map((owner) => `${owner.orgId}/${owner.ownerId} counts ${owner.counted} of ${owner.held}`).join(', ');
+  const detail =
+    (drift.ownersDrifted > 0 ? `${drift.ownersDrifted} owners' statistics are off (${named}${drift.ownersDrifted > drift.owners.length ? ', …' : ''})` : '') +
+    (drift.emptiedRows > 0 ? `${drift.ownersDrifted > 0 ? '; ' : ''}${drift.emptiedRows} rows of terms no memory holds` : '');
+  if (!repair) return { check: 'search_statistics', ok: false, detail: `${detail}; \`pnpm cli stats rebuild\` or --repair recounts them` };
+  await deleteEmptiedStatistics(deps.db);
+  let rows = 0;
+  for (const { orgId, ownerId } of (await statisticsDrift(deps.db, Number.MAX_SAFE_INTEGER)).owners) rows += (await recountOwnerStatistics(deps.db, { orgId, ownerId })).changed;
+  return { check: 'search_statistics', ok: true, detail, repaired: `recounted ${drift.ownersDrifted} owners (${rows} rows changed), removed ${drift.emptiedRows} emptied rows` };
 }
 
 async function checkBacklog(deps: DoctorDeps, repair: boolean): Promise<Finding> {
@@ -151,13 +180,14 @@ async function checkOrphans(deps: DoctorDeps, repair: boolean): Promise<Finding>
 }
 
 /**
- * `pnpm cli doctor`: migrations, FULLTEXT indexes, the archive backlog, segment
+ * `pnpm cli doctor`: migrations, FULLTEXT indexes, search statistics, the archive backlog, segment
  * integrity against the ledger, and orphans. `repair` fixes what can be fixed.
  */
 export async function runDoctor(deps: DoctorDeps, options: { repair: boolean }): Promise<{ ok: boolean; findings: Finding[] }> {
   const checks: [Finding['check'], (deps: DoctorDeps, repair: boolean) => Promise<Finding>][] = [
     ['migrations', checkMigrations],
     ['fulltext', checkFulltext],
+    ['search_statistics', checkStatistics],
     ['archive_backlog', checkBacklog],
     ['segments', checkSegments],
     ['orphans', checkOrphans],

@@ -1,7 +1,7 @@
 import {
   importedKeys,
   inTransaction,
-  insertImportedMemories,
+  insertMemories,
   listMemories,
   lockOrg,
   type NewImportedMemory,
@@ -131,7 +131,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
             outcomes.set(number, { line: number, imported: true });
           }
         }
-        await insertImportedMemories(tx, principal.scope, fresh);
+        await insertMemories(tx, principal.scope, fresh);
       });
     }
     return chunk.map((line) => outcomes.get(line.number)!);

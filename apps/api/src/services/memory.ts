@@ -1,11 +1,11 @@
 import {
-  applyMemoryStatistics,
   countOrgMemoriesLocked,
+  createGroupCommit,
   deleteOrgMemory,
   findMemory,
+  hasErrorCode,
   inTransaction,
-  insertMemory,
-  insertMemoryRows,
+  insertMemories,
   isId,
   listMemories,
   lockOrgMemory,
@@ -68,6 +68,9 @@ export interface WritePreconditions {
 
 export type MemoryService = ReturnType<typeof createMemoryService>;
 
+/** Tries of a save transaction InnoDB chose as a deadlock victim (two first saves of an owner creating its statistics rows). */
+const DEADLOCK_ATTEMPTS = 3;
+
 /** Tags are trimmed and de-duplicated, first occurrence first. */
 export function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
@@ -90,9 +93,37 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     return new AppError('quota_exceeded', `This org stores its maximum of ${config.MEMORY_QUOTA_PER_ORG} memories; delete some to save more`);
   }
 
-  async function checkQuota(ex: Executor, principal: Principal): Promise<void> {
-    if ((await quotaRoom(ex, principal)) <= 0) throw quotaExceeded();
+  /** Throws unless the org has room for `count` more memories (the org row stays locked until `ex` commits). */
+  async function checkQuota(ex: Executor, principal: Principal, count = 1): Promise<void> {
+    if ((await quotaRoom(ex, principal)) < count) throw quotaExceeded();
   }
+
+  /**
+   * Saves of one member that arrive while one of theirs is being written go together in the
+   * next transaction (group-commit.ts, docs/adr/0004-group-commit.md): each is answered once
+   * the transaction that holds it, its contexts and its search statistics has committed, and
+   * what concurrent saves of one member share is the commit and the owner's statistics rows.
+   * A group that fails (the quota's last places, say) runs again one save at a time.
+   */
+  const saves = createGroupCommit<{ principal: Principal; memory: NewMemory }, MemoryRecord>({
+    run: async (items) => {
+      const principal = items[0]!.principal;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await inTransaction(db, async (tx) => {
+            await checkQuota(tx, principal, items.length);
+            return insertMemories(tx, principal.scope, items.map((item) => item.memory));
+          });
+        } catch (error) {
+          // Rolled back whole: nothing of it was saved, so it may run again.
+          if (attempt >= DEADLOCK_ATTEMPTS || !hasErrorCode(error, 'ER_LOCK_DEADLOCK')) throw error;
+        }
+      }
+    },
+    maxItems: 64,
+    weight: (item) => item.memory.content.length + item.memory.contexts.reduce((sum, context) => sum + context.snippet.length, 0),
+    maxWeight: 1024 * 1024,
+  });
 
   /**
    * A save made ready to write: the scope checked (the caller's `user` unless an admin or
@@ -138,20 +169,11 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       // In the caller's transaction, everything goes with it.
       if (transaction) {
         await checkQuota(transaction, principal);
-        return { ...(await insertMemory(transaction, principal.scope, memory)), redacted };
+        const [saved] = await insertMemories(transaction, principal.scope, [memory]);
+        return { ...saved!, redacted };
       }
-      // A memory alone is one INSERT, atomic by itself; its owner's search statistics follow in
-      // a statement of their own (a crash between them only leaves ranking one memory short).
-      if (memory.contexts.length === 0 && config.MEMORY_QUOTA_PER_ORG === 0) {
-        return { ...(await insertMemory(db, principal.scope, memory)), redacted };
-      }
-      // Contexts or a quota need a transaction; the statistics follow its commit the same way.
-      const saved = await inTransaction(db, async (tx) => {
-        await checkQuota(tx, principal);
-        return insertMemoryRows(tx, principal.scope, memory);
-      });
-      await applyMemoryStatistics(db, principal.scope, saved.statistics);
-      return { ...saved.record, redacted };
+      const { orgId, userId } = principal.scope;
+      return { ...(await saves.submit(`${orgId}\u0000${userId}`, { principal, memory })), redacted };
     },
 
     async get(principal: Principal, id: string): Promise<MemoryRecord> {

@@ -99,6 +99,11 @@ export const ALLOWED: readonly AllowedStatement[] = [
       /^select (?:count\(\*\)|`id`) from `(?:workstreams|orgs)` where (?:`workstreams`\.`pending_since` is not null|`(?:workstreams|orgs)`\.`id` in \(\?\))$/i,
       /^select count\(\*\) from `workstream_events` left join `archive_segments` on /i,
       /^select COALESCE\(SUM\(`pending_count`\), \?\), (?:COALESCE\(SUM\(`pending_bytes`\), \?\), )?min\(`pending_since`\) from `workstreams` where `workstreams`\.`pending_since` is not null$/i,
+      // Search statistics against the memories of every owner (system/statistics.ts: doctor, `stats rebuild`).
+      /^SELECT `memory`\.`org_id` AS org_id, CASE WHEN [^]* FROM `memory` WHERE `memory`\.`search_version` = \? GROUP BY \?, \?$/i,
+      /^select `org_id`, `owner_id`, `docs` from `memory_term_stats` where `memory_term_stats`\.`term` = \?$/i,
+      /^(?:select count\(\*\) from|delete from) `memory_term_stats` where `memory_term_stats`\.`docs` <= \?$/i,
+      /^SELECT DISTINCT org_id, owner_id FROM \(\s*SELECT `memory`\.`org_id` AS org_id, [^]* FROM `memory` WHERE \? = \?\s+UNION SELECT [^]* FROM `memory_term_stats` WHERE \? = \?\s+\) AS owners ORDER BY org_id, owner_id$/i,
     ],
   },
   {

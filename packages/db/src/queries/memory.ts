@@ -279,75 +279,63 @@ function memoryWithContextsOf(row: MemoryWithContexts): MemoryRecord {
   return memoryRecordOf(row, contextsFrom(row.contexts));
 }
 
-/** What a saved memory adds to its owner's search statistics (applyMemoryStatistics). */
-export interface MemoryStatistics {
-  orgId: string;
-  ownerId: string;
-  delta: OwnerStatsDelta;
-}
+/** A memory an import saves: `importKey` is the hash of the line's normalised save (schema/memory.ts). */
+export type NewImportedMemory = NewMemory & { importKey: string };
 
 /**
- * Saves a memory and its contexts, owned by `scope`'s user, then its owner's search
- * statistics on `ex`. With contexts, call it inside a transaction; a memory alone is one
- * statement, atomic by itself.
+ * Saves memories and their contexts, owned by `scope`'s user, with what they add to their
+ * owners' search statistics. Call it inside a transaction: the memories and the statistics
+ * that count them commit together. One memory goes out as a prepared INSERT, several as
+ * one multi-row INSERT, their contexts as one more; a key the user already imported fails
+ * the statement (UNIQUE).
  */
-export async function insertMemory(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<MemoryRecord> {
-  const { record, statistics } = await insertMemoryRows(ex, scope, input);
-  await applyMemoryStatistics(ex, scope, statistics);
-  return record;
-}
-
-/**
- * Saves a memory and its contexts (call it inside a transaction) and hands back what the
- * memory adds to its owner's search statistics, for applyMemoryStatistics once the
- * transaction committed: the transaction neither waits on nor holds the owner's totals row
- * (a crash in between leaves ranking one memory short, as for a save without a transaction).
- */
-export async function insertMemoryRows(ex: Executor, scope: OwnerScope, input: NewMemory): Promise<{ record: MemoryRecord; statistics: MemoryStatistics }> {
-  const insert = preparedOn(ex, 'insertMemory', (on) =>
-    on.insert(memory).values({
-      id: sql.placeholder('id'),
-      orgId: sql.placeholder('orgId'),
-      userId: sql.placeholder('userId'),
-      scope: sql.placeholder('scope'),
-      source: sql.placeholder('source'),
-      content: sql.placeholder('content'),
-      tags: sql.placeholder('tags'),
-      searchTerms: sql.placeholder('searchTerms'),
-      searchVersion: sql.placeholder('searchVersion'),
-      contextCount: sql.placeholder('contextCount'),
-      createdAt: sql.placeholder('createdAt'),
-      updatedAt: sql.placeholder('createdAt'),
-    }),
-  );
-  const { owner, row, delta } = memoryRowOf(scope, input);
-  await insert.execute(row);
-  if (input.contexts.length > 0) {
-    await ex
-      .insert(memoryContext)
-      .values(input.contexts.map((context) => ({ ...context, memoryId: input.id, orgId: scope.orgId })));
+export async function insertMemories(ex: Executor, scope: OwnerScope, inputs: readonly (NewMemory | NewImportedMemory)[]): Promise<MemoryRecord[]> {
+  if (inputs.length === 0) return [];
+  const deltas = new Map<string, OwnerStatsDelta>();
+  const rows = inputs.map((input) => {
+    const statsOwner = statsOwnerOf({ orgId: scope.orgId, userId: scope.userId, scope: input.scope });
+    const delta = deltas.get(statsOwner) ?? new Map();
+    deltas.set(statsOwner, delta);
+    return { ...memoryRowOf(scope, input, delta).row, ...('importKey' in input && { importKey: input.importKey }) };
+  });
+  if (rows.length === 1 && !('importKey' in rows[0]!)) {
+    const insert = preparedOn(ex, 'insertMemory', (on) =>
+      on.insert(memory).values({
+        id: sql.placeholder('id'),
+        orgId: sql.placeholder('orgId'),
+        userId: sql.placeholder('userId'),
+        scope: sql.placeholder('scope'),
+        source: sql.placeholder('source'),
+        content: sql.placeholder('content'),
+        tags: sql.placeholder('tags'),
+        searchTerms: sql.placeholder('searchTerms'),
+        searchVersion: sql.placeholder('searchVersion'),
+        contextCount: sql.placeholder('contextCount'),
+        createdAt: sql.placeholder('createdAt'),
+        updatedAt: sql.placeholder('createdAt'),
+      }),
+    );
+    await insert.execute(rows[0]!);
+  } else {
+    await ex.insert(memory).values(rows);
   }
-  const record = {
-    ...owner,
+  const contexts = inputs.flatMap((input) => input.contexts.map((context) => ({ ...context, memoryId: input.id, orgId: scope.orgId })));
+  if (contexts.length > 0) await ex.insert(memoryContext).values(contexts);
+  // Owners in a fixed order (user ids before the org's), so saves of one user cannot deadlock.
+  for (const [statsOwner, delta] of [...deltas].sort(([x], [y]) => (x < y ? -1 : 1))) await applyStatsDelta(ex, scope.orgId, statsOwner, delta);
+  return inputs.map((input) => ({
     id: input.id,
+    orgId: scope.orgId,
+    userId: scope.userId,
+    scope: input.scope,
     source: input.source,
     content: input.content,
     tags: input.tags,
     createdAt: input.createdAt.toISOString(),
     updatedAt: input.createdAt.toISOString(),
     contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
-  };
-  return { record, statistics: { orgId: owner.orgId, ownerId: statsOwnerOf(owner), delta } };
+  }));
 }
-
-/** Applies the statistics of a memory `scope` saved (insertMemoryRows, after its commit). */
-export function applyMemoryStatistics(ex: Executor, scope: OwnerScope, statistics: MemoryStatistics): Promise<void> {
-  if (statistics.orgId !== scope.orgId) throw new Error('statistics of another org');
-  return applyStatsDelta(ex, statistics.orgId, statistics.ownerId, statistics.delta);
-}
-
-/** A memory an import saves: `importKey` is the hash of the line's normalised save (schema/memory.ts). */
-export type NewImportedMemory = NewMemory & { importKey: string };
 
 /** Which of `keys` the scope's user has already imported (read inside the importing transaction). */
 export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string[]): Promise<Set<string>> {
@@ -357,29 +345,6 @@ export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string
     .from(memory)
     .where(and(eq(memory.orgId, scope.orgId), eq(memory.userId, scope.userId), inArray(memory.importKey, keys)));
   return new Set(rows.flatMap((row) => (row.importKey === null ? [] : [row.importKey])));
-}
-
-/**
- * Saves a chunk of imported memories, owned by `scope`'s user, in one multi-row INSERT (and
- * one for their contexts), with each owner's search statistics changed once for all. Call it
- * inside a transaction; a key already imported by the user fails the statement (UNIQUE).
- */
-export async function insertImportedMemories(ex: Executor, scope: OwnerScope, inputs: NewImportedMemory[]): Promise<void> {
-  if (inputs.length === 0) return;
-  const deltas = new Map<string, { orgId: string; delta: OwnerStatsDelta }>();
-  const rows = inputs.map((input) => {
-    const statsOwner = statsOwnerOf({ orgId: scope.orgId, userId: scope.userId, scope: input.scope });
-    const entry = deltas.get(statsOwner) ?? { orgId: scope.orgId, delta: new Map() };
-    deltas.set(statsOwner, entry);
-    return { ...memoryRowOf(scope, input, entry.delta).row, importKey: input.importKey };
-  });
-  await ex.insert(memory).values(rows);
-  // Owners in a fixed order (user ids before the org's), so chunks of one user cannot deadlock.
-  for (const [statsOwner, { orgId, delta }] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    await applyStatsDelta(ex, orgId, statsOwner, delta);
-  }
-  const contexts = inputs.flatMap((input) => input.contexts.map((context) => ({ ...context, memoryId: input.id, orgId: scope.orgId })));
-  if (contexts.length > 0) await ex.insert(memoryContext).values(contexts);
 }
 
 export async function findMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {

@@ -1,8 +1,6 @@
-import { getTableName, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { createGroupCommit } from '../group-commit';
+import { and, eq, getTableName, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { memoryTermStats } from '../schema';
-import { hasErrorCode } from '../errors';
-import { isDatabase, padded, sendStatement, type Database, type Executor } from '../driver';
+import { padded, sendStatement, type Executor } from '../driver';
 import { isAscii } from './analyze';
 import type { TermCounts } from './memory-terms';
 
@@ -38,9 +36,6 @@ export function statsDeltaOf(counts: TermCounts, length: number, sign: 1 | -1, i
 /** Statement shapes for reading statistics: a query's terms are padded up to one of these counts. */
 const STATS_TERM_BATCH_SIZES = [8, 16, 32, 64, 128, 256];
 
-/** Attempts of a standalone statistics upsert chosen as a deadlock victim. */
-const DEADLOCK_RETRIES = 3;
-
 /** Rows per statement: a long memory has a few thousand distinct terms. */
 const STATS_ROWS_PER_STATEMENT = 2000;
 
@@ -64,65 +59,14 @@ async function upsertStats(ex: Executor, rows: (string | number)[][]): Promise<v
   );
 }
 
-/** Deltas of one owner summed (term by term), for one upsert. */
-function mergedDeltas(deltas: OwnerStatsDelta[]): OwnerStatsDelta {
-  const merged: OwnerStatsDelta = new Map();
-  for (const delta of deltas) {
-    for (const [term, change] of delta) {
-      const current = merged.get(term);
-      merged.set(term, current ? { docs: current.docs + change.docs, tokens: current.tokens + change.tokens } : change);
-    }
-  }
-  return merged;
-}
-
-interface StandaloneDelta {
-  orgId: string;
-  ownerId: string;
-  delta: OwnerStatsDelta;
-}
-
 /**
- * Per database: standalone upserts of one owner (saves and deletes outside a transaction)
- * that arrive while one of that owner's runs go together in the next, their deltas summed
- * (group-commit.ts). Each caller still returns only once the statement holding its delta
- * committed; what concurrent saves of one owner save is the statements, the commits and
- * the waits on the owner's totals row, which every upsert of the owner locks.
- */
-const standaloneUpserts = new WeakMap<Database, ReturnType<typeof createGroupCommit<StandaloneDelta, void>>>();
-
-function standaloneUpsertsOf(db: Database) {
-  let upserts = standaloneUpserts.get(db);
-  if (!upserts) {
-    upserts = createGroupCommit<StandaloneDelta, void>({
-      run: async (items) => {
-        await applyNow(db, items[0]!.orgId, items[0]!.ownerId, mergedDeltas(items.map((item) => item.delta)));
-        return items.map(() => undefined);
-      },
-      maxItems: 256,
-      weight: (item) => item.delta.size,
-      maxWeight: STATS_ROWS_PER_STATEMENT,
-    });
-    standaloneUpserts.set(db, upserts);
-  }
-  return upserts;
-}
-
-/**
- * Adds a delta to an owner's statistics: in the caller's transaction, or, outside one,
- * merged with the owner's other standalone deltas in flight (standaloneUpserts).
+ * Adds a delta to an owner's statistics, in the caller's transaction: with the change of
+ * memories it counts, so the two commit together. The owner's totals row goes first and
+ * the terms in sorted order, so concurrent changes of one owner lock rows in the same order
+ * (the totals row serialises them) and cannot deadlock each other. A term that no memory
+ * holds any more leaves no row behind: its word may be all that is left of a deleted memory.
  */
 export async function applyStatsDelta(ex: Executor, orgId: string, ownerId: string, delta: OwnerStatsDelta): Promise<void> {
-  if (!isDatabase(ex)) return applyNow(ex, orgId, ownerId, delta);
-  await standaloneUpsertsOf(ex).submit(`${orgId}\u0000${ownerId}`, { orgId, ownerId, delta });
-}
-
-/**
- * The upserts of a delta. The owner's totals row goes first and the terms in sorted order,
- * so concurrent saves of one owner lock rows in the same order (the totals row serialises
- * them) and cannot deadlock each other.
- */
-async function applyNow(ex: Executor, orgId: string, ownerId: string, delta: OwnerStatsDelta): Promise<void> {
   const terms = [...delta.keys()].filter((term) => term !== OWNER_TOTALS).sort();
   if (delta.has(OWNER_TOTALS)) terms.unshift(OWNER_TOTALS);
   for (let offset = 0; offset < terms.length; offset += STATS_ROWS_PER_STATEMENT) {
@@ -130,18 +74,20 @@ async function applyNow(ex: Executor, orgId: string, ownerId: string, delta: Own
       const change = delta.get(term)!;
       return change.docs === 0 && change.tokens === 0 ? [] : [[orgId, ownerId, term, change.docs, change.tokens]];
     });
-    if (rows.length === 0) continue;
-    // Outside a transaction the statement stands alone and can be retried if InnoDB picks it
-    // as a deadlock victim (two first saves of one owner racing to create its rows); inside
-    // one, the whole transaction was rolled back and the caller's error is the right answer.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await upsertStats(ex, rows);
-        break;
-      } catch (error) {
-        if (!isDatabase(ex) || attempt >= DEADLOCK_RETRIES || !hasErrorCode(error, 'ER_LOCK_DEADLOCK')) throw error;
-      }
-    }
+    if (rows.length > 0) await upsertStats(ex, rows);
+  }
+  const emptied = terms.filter((term) => delta.get(term)!.docs < 0);
+  for (let offset = 0; offset < emptied.length; offset += STATS_ROWS_PER_STATEMENT) {
+    await ex
+      .delete(memoryTermStats)
+      .where(
+        and(
+          eq(memoryTermStats.orgId, orgId),
+          eq(memoryTermStats.ownerId, ownerId),
+          inArray(memoryTermStats.term, emptied.slice(offset, offset + STATS_ROWS_PER_STATEMENT)),
+          lte(memoryTermStats.docs, 0),
+        ),
+      );
   }
 }
 

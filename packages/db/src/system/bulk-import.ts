@@ -1,4 +1,4 @@
-import type { Executor } from '../driver';
+import { inTransaction, type Database } from '../driver';
 import { ownerTagOf, statsOwnerOf, type MemoryRecord } from '../queries/memory';
 import { memory } from '../schema';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
@@ -8,10 +8,10 @@ import { applyStatsDelta, statsDeltaOf, type OwnerStatsDelta } from '../search/s
 export type ImportedMemory = Omit<MemoryRecord, 'createdAt' | 'updatedAt' | 'contexts'> & { createdAt: Date };
 
 /**
- * Inserts many memories, of any owners, in one statement (imports, benchmark seeding),
- * and adds them to their owners' search statistics.
+ * Inserts many memories, of any owners, in one statement (benchmark and test seeding), and
+ * adds them to their owners' search statistics in the same transaction.
  */
-export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMemory[]): Promise<void> {
+export async function insertMemoriesBulk(db: Database, rows: readonly ImportedMemory[]): Promise<void> {
   if (rows.length === 0) return;
   const deltas = new Map<string, { orgId: string; ownerId: string; delta: OwnerStatsDelta }>();
   const values = rows.map((row) => {
@@ -22,6 +22,8 @@ export async function insertMemoriesBulk(ex: Executor, rows: readonly ImportedMe
     deltas.set(`${row.orgId}/${ownerId}`, owner);
     return { ...row, searchTerms: terms.searchTerms, searchVersion: SEARCH_TERMS_VERSION, updatedAt: row.createdAt };
   });
-  await ex.insert(memory).values(values);
-  for (const { orgId, ownerId, delta } of deltas.values()) await applyStatsDelta(ex, orgId, ownerId, delta);
+  await inTransaction(db, async (tx) => {
+    await tx.insert(memory).values(values);
+    for (const { orgId, ownerId, delta } of deltas.values()) await applyStatsDelta(tx, orgId, ownerId, delta);
+  });
 }
