@@ -12,12 +12,13 @@ import { SCALES, type BenchContext, type Scale, type ScenarioReport } from './sc
 import { ingestion } from './scenarios/ingestion';
 import { isolationRatios, measureIsolation } from './scenarios/tenant-isolation';
 import { mcpOverhead } from './scenarios/mcp-overhead';
+import { ownerScaling } from './scenarios/owner-scaling';
 import { recallLatency } from './scenarios/recall';
 import { startup } from './scenarios/startup';
 import { provisionTenants, seedMemories, withFulltextRebuilt } from './seed';
 import { startService } from './service';
 
-export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'recall', 'cost', 'startup'] as const;
+export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'recall', 'cost', 'owner-scaling', 'startup'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -120,6 +121,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       log('hook ingestion');
       const [hooks] = await provisionTenants(local.services, [1_000_000]);
       reports.push(await ingestion(ctx, hooks!, local.store));
+    }
+    if (wants('owner-scaling')) {
+      log('one owner at growing sizes');
+      reports.push(await ownerScaling(ctx, local.services));
     }
     if (wants('startup')) {
       log('start-up and footprint');
