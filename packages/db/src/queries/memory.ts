@@ -15,7 +15,8 @@ import { padded, preparedOn } from '../driver';
 import type { OrgScope, OwnerScope } from '../scope';
 import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
-import { booleanAgainst, parseSearchQuery } from '../search/query';
+import { booleanAgainst, holdsToken, parseSearchQuery, termTokens } from '../search/query';
+import { commonWords } from '../search/selectivity';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
 import { applyStatsDelta, deleteOwnerStats, ownersStatsColumn, ownersStatsFrom, statsDeltaOf, statsTermsFor, type OwnerStatsDelta } from '../search/stats';
 
@@ -411,15 +412,24 @@ export async function listMemories(
   return { memories: kept.map(memoryWithContextsOf), lastId: rows.length > options.limit ? (kept.at(-1)?.id ?? null) : null };
 }
 
-/** FULLTEXT candidates re-ranked per search: enough that the owner's best matches are among them. */
+/** Candidates re-ranked per search: enough that the owner's best matches are among them. */
 export const SEARCH_CANDIDATES = 64;
 
+/** Where words too common to look up in the FULLTEXT index are looked for: the newest this many memories of each scope searched. */
+export const RECENT_WINDOW = 256;
+
 /**
- * Search (docs/architecture.md#search): FULLTEXT in BOOLEAN MODE over the owner-prefixed
- * terms finds up to SEARCH_CANDIDATES candidates, re-ranked with BM25 over the owners' own
- * statistics, which come in the same statement (ownersStatsColumn). (Reading only ids and
- * terms first and the best rows whole afterwards cost more: a second round trip for 20
- * rows weighed more than 44 extra rows.)
+ * Search (docs/architecture.md#search), in up to three statements:
+ *
+ * 1. the owners' statistics for the query's terms (primary-key lookups);
+ * 2. FULLTEXT in BOOLEAN MODE over the owner-prefixed terms of the query's selective words
+ *    — all of them unless some are common for the owner (selectivity.ts), whose posting
+ *    lists would make the statement cost what the owner holds — up to SEARCH_CANDIDATES;
+ * 3. when some are common, the owner's RECENT_WINDOW newest memories (per scope), of which
+ *    the newest SEARCH_CANDIDATES holding one of them are candidates too.
+ *
+ * The candidates are then re-ranked with BM25 over the owners' statistics, every query
+ * word counting, and the best ones get their contexts.
  */
 export async function searchMemories(
   ex: Executor,
@@ -430,46 +440,68 @@ export async function searchMemories(
   if (parsed.words.length === 0) return [];
   const filter = options.filter ?? 'all';
   const owners = visibleOwners(scope, filter);
+  const tags = owners.map((owner) => owner.tag);
   const tagged = options.tag !== undefined;
   const sourced = options.source !== undefined;
-  const statsTerms = statsTermsFor(statsTermsOf(parsed));
-  const candidatesQuery = preparedOn(ex, `search:${filter}:${tagged}:${sourced}:${statsTerms.slots}`, (on) => {
-    const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
-    const stats = ownersStatsColumn(
-      OWNER.orgId,
-      owners.map((owner) => owner.id),
-      statsTerms.slots,
-    );
-    return on
-      .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score'), stats })
-      .from(memory)
-      .where(
-        and(
-          match,
-          visibleTo(OWNER, filter),
-          tagged ? hasTag(sql.placeholder('tag')) : undefined,
-          sourced ? eq(memory.source, sql.placeholder('source')) : undefined,
-        ),
-      )
-      .orderBy(desc(sql`score`), desc(memory.id))
-      .limit(sql.placeholder('limit'));
-  });
-
-  const candidates = await candidatesQuery.execute({
-    against: booleanAgainst(
-      owners.map((owner) => owner.tag),
-      parsed,
-    ),
+  const narrowed = (which: ScopeFilter) =>
+    and(visibleTo(OWNER, which), tagged ? hasTag(sql.placeholder('tag')) : undefined, sourced ? eq(memory.source, sql.placeholder('source')) : undefined);
+  const params = {
     orgId: scope.orgId,
     userId: scope.userId,
     limit: SEARCH_CANDIDATES,
-    ...statsTerms.params,
     ...(tagged ? { tag: options.tag } : {}),
     ...(sourced ? { source: options.source } : {}),
-  });
-  if (candidates.length === 0) return [];
-  const stats = ownersStatsFrom(candidates[0]!.stats, statsTerms);
-  const ranked = rankCandidates(candidates, parsed, stats, options.limit);
+  };
+
+  const statsTerms = statsTermsFor(statsTermsOf(parsed));
+  const [statsRow] = await preparedOn(ex, `searchStats:${filter}:${statsTerms.slots}`, (on) =>
+    on
+      .select({ stats: ownersStatsColumn(OWNER.orgId, owners.map((owner) => owner.id), statsTerms.slots) })
+      .from(orgs)
+      .where(eq(orgs.id, OWNER.orgId)),
+  ).execute({ ...params, ...statsTerms.params });
+  const stats = ownersStatsFrom(statsRow?.stats ?? null, statsTerms);
+  const common = commonWords(parsed, stats);
+
+  const candidates = new Map<string, MemoryColumns & { searchTerms: string }>();
+  if (common.size < parsed.words.length) {
+    const fulltext = preparedOn(ex, `search:${filter}:${tagged}:${sourced}`, (on) => {
+      const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
+      return on
+        .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
+        .from(memory)
+        .where(and(match, narrowed(filter)))
+        .orderBy(desc(sql`score`), desc(memory.id))
+        .limit(sql.placeholder('limit'));
+    });
+    for (const row of await fulltext.execute({ ...params, against: booleanAgainst(tags, parsed, common) })) candidates.set(row.id, row);
+  }
+  if (common.size > 0) {
+    // Each scope's newest memories, from its own index; those holding a common word are
+    // candidates too, newest first (matched here: the database's LIKE over the terms costs
+    // more than reading them).
+    const commonQueryWords = parsed.words.filter((word) => common.has(word.text));
+    const branches: ('user' | 'org')[] = filter === 'all' ? ['user', 'org'] : [filter];
+    const windows = await Promise.all(
+      branches.map((which) =>
+        preparedOn(ex, `searchRecent:${which}:${tagged}:${sourced}`, (on) =>
+          on
+            .select({ ...memoryColumns, searchTerms: memory.searchTerms })
+            .from(memory, { forceIndex: which === 'org' ? MEMORY_INDEXES.orgScope : MEMORY_INDEXES.owner })
+            .where(narrowed(which))
+            .orderBy(desc(memory.id))
+            .limit(sql.placeholder('window')),
+        ).execute({ ...params, window: RECENT_WINDOW }),
+      ),
+    );
+    for (const [i, rows] of windows.entries()) {
+      const tokens = termTokens(searchTag(branches[i] === 'org' ? 'o' : 'u', branches[i] === 'org' ? scope.orgId : scope.userId), commonQueryWords);
+      const holding = rows.filter((row) => tokens.some((token) => holdsToken(row.searchTerms, token))).slice(0, SEARCH_CANDIDATES);
+      for (const row of holding) if (!candidates.has(row.id)) candidates.set(row.id, row);
+    }
+  }
+  if (candidates.size === 0) return [];
+  const ranked = rankCandidates([...candidates.values()], parsed, stats, options.limit);
   const contexts = await contextsOf(
     ex,
     scope,

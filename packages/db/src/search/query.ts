@@ -133,21 +133,41 @@ export function parseSearchQuery(query: string): SearchQuery {
  * The BOOLEAN MODE AGAINST(…) string for a parsed query over the rows of `owners`. Every
  * token is a tag followed by word characters, and the only operators in it are ours:
  * `>`/`<` (weight), `*` (prefix) and `"…"` (phrase). No token is required: any match is a
- * candidate, and the ranking decides.
+ * candidate, and the ranking decides. The words of `leaveOut` (common ones, see
+ * selectivity.ts) and the phrases made of them only are not asked for.
  */
-export function booleanAgainst(owners: readonly SearchTag[], query: SearchQuery): string {
+export function booleanAgainst(owners: readonly SearchTag[], query: SearchQuery, leaveOut: ReadonlySet<string> = new Set()): string {
   const tokens: string[] = [];
   for (const owner of owners) {
     const word = familyTag('w', owner);
     const stem = familyTag('s', owner);
     const part = familyTag('p', owner);
     for (const w of query.words) {
+      if (leaveOut.has(w.text)) continue;
       tokens.push(`>${word}${w.text}`, `${part}${w.text}`);
       for (const s of w.stems) tokens.push(`${stem}${s}`);
       for (const p of w.parts) tokens.push(`${word}${p}`, `${part}${p}`);
       if (w.prefix) tokens.push(`<${word}${w.text}*`, `<${part}${w.text}*`);
     }
-    for (const phrase of query.phrases) tokens.push(`"${phrase.words.map((w) => word + w).join(' ')}"`);
+    for (const phrase of query.phrases) if (phrase.words.some((w) => !leaveOut.has(w))) tokens.push(`"${phrase.words.map((w) => word + w).join(' ')}"`);
   }
   return [...new Set(tokens)].join(' ');
+}
+
+/**
+ * The search_terms tokens (memory-terms.ts) that show a row of `owner` holds one of
+ * `words`: their stems, which every form of a word holds, or the word as written when it
+ * has none.
+ */
+export function termTokens(owner: SearchTag, words: readonly QueryWord[]): string[] {
+  return [...new Set(words.flatMap((w) => (w.stems.length > 0 ? w.stems.map((stem) => familyTag('s', owner) + stem) : [familyTag('w', owner) + w.text])))];
+}
+
+/** Whether a search_terms value (space-separated tokens) holds `token` whole. */
+export function holdsToken(terms: string, token: string): boolean {
+  for (let at = terms.indexOf(token); at >= 0; at = terms.indexOf(token, at + 1)) {
+    const end = at + token.length;
+    if ((at === 0 || terms.charCodeAt(at - 1) === 32) && (end === terms.length || terms.charCodeAt(end) === 32)) return true;
+  }
+  return false;
 }

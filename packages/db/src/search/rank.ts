@@ -56,6 +56,12 @@ const P_CODE = familyTag('p', '').charCodeAt(0);
 /** Most highlights returned per memory. */
 const MAX_HIGHLIGHTS = 64;
 
+/** How many of the owners' memories a query word can match: its broadest way (its stem's documents include its own). */
+export function wordDocs(word: QueryWord, stats: OwnersStats): number {
+  const docs = (term: string) => stats.termDocs.get(term) ?? 0;
+  return Math.max(docs(`w${word.text}`), docs(`p${word.text}`), ...word.stems.map((stem) => docs(`s${stem}`)));
+}
+
 /** The statistics terms a query needs: its words, stems and parts in their families. */
 export function statsTermsOf(query: SearchQuery): string[] {
   const terms = new Set<string>();
@@ -275,7 +281,7 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
     // itself always outranks one with only its stem, a part or a prefix, other things equal.
     // A word not in the owner's vocabulary (typed halfway) counts the candidates it begins
     // a word of: all the owner's such memories, unless more than SEARCH_CANDIDATES match.
-    const df = Math.max(termDf(`w${w.word.text}`), termDf(`p${w.word.text}`), ...w.word.stems.map((stem) => termDf(`s${stem}`)));
+    const df = wordDocs(w.word, stats);
     let prefixDf = 0;
     if (df === 0 && prefix >= 0) for (let row = 0; row < rows.length; row++) if (found.prefixed[row * nPrefixes + prefix]! > 0) prefixDf++;
     return {
