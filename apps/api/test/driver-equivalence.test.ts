@@ -158,12 +158,12 @@ describe('the driver seam: fast paths on and off', () => {
       .orderBy(memory.id);
 
   it('decodes prepared selects by position exactly as drizzle does, on the pool and in a transaction', async () => {
-    const orgId = fast.tenant.orgId;
-    await fetch(`${fast.server.url}/v1/memory`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${fast.tenant.owner.key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content: 'A memory with a context', contexts: [{ snippet: 'retro notes' }] }),
-    });
+    // An org of its own: the session test compares the two sides' orgs as they left them.
+    const tenant = await createTenant(fast.server.services, fast.server.url, 'Driver decoding');
+    const orgId = tenant.orgId;
+    for (const body of [{ content: 'A memory with a context', contexts: [{ snippet: 'retro notes' }] }, { content: 'A memory without one' }]) {
+      expect((await tenant.owner.api.post('/v1/memory', { body })).status).toBe(201);
+    }
     const db = fast.server.database.db;
     const prepared = preparedOn(db, 'test:driver-equivalence', build);
     // The positional decoder is the one in use: its execute is not drizzle's own method.

@@ -9,7 +9,6 @@ import { bodyOf, expectStatus, type Answer } from './support/http';
 
 let server: TestServer;
 let source: TestTenant;
-let target: TestTenant;
 let member: TestUser;
 
 // Built at run time so no scanner mistakes this file for a leak.
@@ -17,8 +16,12 @@ const anthropicKey = `sk-ant-api03-${'Qx7'.repeat(31)}0001AA`;
 
 beforeAll(async () => {
   server = await startTestServer();
-  [source, target] = await Promise.all([createTenant(server.services, server.url, 'Exporting org'), createTenant(server.services, server.url, 'Importing org')]);
+  source = await createTenant(server.services, server.url, 'Exporting org');
   member = await source.addMember('member');
+  // What the source org holds, newest last: every export and import below starts from it.
+  expectStatus(await source.owner.api.post('/v1/memory', { body: { content: 'Owner private: the staging DB is pg-14', tags: ['infra', 'db'], contexts: [{ snippet: 'we run pg 14 on staging', citation: { url: 'https://wiki.example/db' } }] } }), 201);
+  expectStatus(await source.owner.api.post('/v1/memory', { body: { content: 'Org shared: releases ship on Thursdays', scope: 'org', tags: ['process'] } }), 201);
+  expectStatus(await member.api.post('/v1/memory', { body: { content: 'Member private: I prefer tabs' } }), 201);
 });
 afterAll(() => server?.close());
 
@@ -55,10 +58,6 @@ async function contentsOf(user: TestUser): Promise<string[]> {
 
 describe('export', () => {
   it('streams what the caller can read, with contexts, newest first; a member never gets another’s private memories', async () => {
-    await source.owner.api.post('/v1/memory', { body: { content: 'Owner private: the staging DB is pg-14', tags: ['infra', 'db'], contexts: [{ snippet: 'we run pg 14 on staging', citation: { url: 'https://wiki.example/db' } }] } });
-    await source.owner.api.post('/v1/memory', { body: { content: 'Org shared: releases ship on Thursdays', scope: 'org', tags: ['process'] } });
-    await member.api.post('/v1/memory', { body: { content: 'Member private: I prefer tabs' } });
-
     const owner = await exportOf(source.owner);
     expect(owner.res.status).toBe(200);
     expect(owner.res.headers.get('content-type')).toBe('application/x-ndjson');
@@ -95,6 +94,7 @@ describe('export', () => {
 
 describe('import', () => {
   it('round-trips an export into another org, and a second import of the same file stores nothing again', async () => {
+    const target = await createTenant(server.services, server.url, 'Importing org');
     const { text } = await exportOf(source.owner);
     const first = await importInto(target.owner, text);
     expect(first.status).toBe(200);
@@ -113,14 +113,16 @@ describe('import', () => {
   });
 
   it('imports into another user of the same org: a member’s org-shared lines are refused, or stored as theirs with scope=user', async () => {
+    const target = await createTenant(server.services, server.url, 'Importing org');
     const { text } = await exportOf(source.owner);
+    expect((await importInto(target.owner, text)).body).toMatchObject({ imported: 2, failed: 0 });
     const colleague = await target.addMember('member');
     const plain = await importInto(colleague, text);
     expect(plain.body).toMatchObject({ imported: 1, failed: 1, failures: [{ line: 1, code: 'forbidden' }] });
     const asUser = await importInto(colleague, text, '?scope=user');
     expect(asUser.body).toMatchObject({ imported: 1, skipped: 1, failed: 0, skipped_lines: [2] });
     expect(await contentsOf(colleague)).toEqual([
-      'Org shared: releases ship on Thursdays', // target's org-shared one, imported by its owner above
+      'Org shared: releases ship on Thursdays', // the org-shared one its owner imported
       'Org shared: releases ship on Thursdays',
       'Owner private: the staging DB is pg-14',
     ]);

@@ -67,6 +67,9 @@ function valueOf(scraped: Scrape, name: string, labels: Record<string, string> =
   return sample ? Number(sample.value) : undefined;
 }
 
+/** How much a series grew from one scrape to the next (counters start absent). */
+const grown = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) => (valueOf(after, name, labels) ?? 0) - (valueOf(before, name, labels) ?? 0);
+
 let server: TestServer;
 let owner: TestUser;
 
@@ -100,11 +103,11 @@ describe('GET /metrics on the main port', () => {
     const duration = 'memory_bank_http_request_duration_seconds';
     expect(after.families.get(duration)?.type).toBe('HISTOGRAM');
     const byId = { method: 'GET', route: '/v1/memory/:id' };
-    expect(valueOf(after, duration, { ...byId, status_class: '2xx' })! - (valueOf(before, duration, { ...byId, status_class: '2xx' }) ?? 0)).toBe(1);
-    expect(valueOf(after, duration, { ...byId, status_class: '4xx' })! - (valueOf(before, duration, { ...byId, status_class: '4xx' }) ?? 0)).toBe(1);
+    expect(grown(before, after, duration, { ...byId, status_class: '2xx' })).toBe(1);
+    expect(grown(before, after, duration, { ...byId, status_class: '4xx' })).toBe(1);
     expect(valueOf(after, duration, { method: 'POST', route: '/v1/memory', status_class: '2xx' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(after, duration, { method: 'GET', route: 'unmatched', status_class: '4xx' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(after, duration, { method: 'GET', route: '/v1/memory/search', status_class: '2xx' })).toBe(1);
+    expect(grown(before, after, duration, { method: 'GET', route: '/v1/memory/search', status_class: '2xx' })).toBe(1);
     const routes = new Set(after.histogramCounts.filter((series) => series.name === duration).map((series) => series.labels.route));
     expect([...routes].filter((route) => route && /mem_|12345|no\/such/.test(route))).toEqual([]);
     expect(valueOf(after, 'memory_bank_http_problems_total', { code: 'not_found' })).toBeGreaterThanOrEqual(2);
@@ -113,9 +116,11 @@ describe('GET /metrics on the main port', () => {
   });
 
   it('counts quota rejections, hook events (accepted, duplicate, redacted) and MCP tool calls', async () => {
-    // The quota (2) is reached with the first test's memory and one more.
-    expect((await owner.api.post('/v1/memory', { body: { content: 'second memory' } })).status).toBe(201);
-    expect((await owner.api.post('/v1/memory', { body: { content: 'third memory' } })).status).toBe(409);
+    const before = await scrape(server.url);
+    // An org of its own, so its quota (2) is reached here, whatever the other tests saved.
+    const capped = (await createTenant(server.services, server.url)).owner;
+    for (const content of ['first memory', 'second memory']) expect((await capped.api.post('/v1/memory', { body: { content } })).status).toBe(201);
+    expect((await capped.api.post('/v1/memory', { body: { content: 'third memory' } })).status).toBe(409);
 
     const session = newSessionId();
     const payload = embedSecrets({ session_id: session });
@@ -130,24 +135,27 @@ describe('GET /metrics on the main port', () => {
     await mcp.close();
 
     const families = await scrape(server.url);
-    expect(valueOf(families, 'memory_bank_http_problems_total', { code: 'quota_exceeded' })).toBe(1);
-    expect(valueOf(families, 'memory_bank_hook_events_total', { outcome: 'accepted' })).toBe(1);
-    expect(valueOf(families, 'memory_bank_hook_events_total', { outcome: 'duplicate' })).toBe(1);
+    expect(grown(before, families, 'memory_bank_http_problems_total', { code: 'quota_exceeded' })).toBe(1);
+    expect(grown(before, families, 'memory_bank_hook_events_total', { outcome: 'accepted' })).toBe(1);
+    expect(grown(before, families, 'memory_bank_hook_events_total', { outcome: 'duplicate' })).toBe(1);
     const redactions = families.families.get('memory_bank_hook_redactions_total')!.metrics;
-    expect(redactions.reduce((sum, m) => sum + Number(m.value), 0)).toBeGreaterThanOrEqual(10);
+    const redactedBefore = before.families.get('memory_bank_hook_redactions_total')?.metrics ?? [];
+    const total = (metrics: typeof redactions) => metrics.reduce((sum, m) => sum + Number(m.value), 0);
+    expect(total(redactions) - total(redactedBefore)).toBeGreaterThanOrEqual(10);
     expect(redactions.every((m) => /^[a-z0-9_]+$/.test(m.labels!.kind!))).toBe(true);
-    expect(valueOf(families, 'memory_bank_mcp_tool_calls_total', { tool: 'getMemorySearch', outcome: 'ok' })).toBe(1);
-    expect(valueOf(families, 'memory_bank_mcp_tool_calls_total', { tool: 'getMemoryById', outcome: 'error' })).toBe(1);
-    expect(valueOf(families, 'memory_bank_mcp_tool_calls_total', { tool: 'unknown', outcome: 'unknown_tool' })).toBe(1);
-    // The tool's in-process request is a tool call, not another HTTP request (the one
-    // search counted is the first test's own).
-    expect(valueOf(families, 'memory_bank_http_request_duration_seconds', { route: '/v1/memory/search' })).toBe(1);
-    expect(valueOf(families, 'memory_bank_http_request_duration_seconds', { method: 'POST', route: '/mcp', status_class: '2xx' })).toBeGreaterThanOrEqual(3);
+    expect(grown(before, families, 'memory_bank_mcp_tool_calls_total', { tool: 'getMemorySearch', outcome: 'ok' })).toBe(1);
+    expect(grown(before, families, 'memory_bank_mcp_tool_calls_total', { tool: 'getMemoryById', outcome: 'error' })).toBe(1);
+    expect(grown(before, families, 'memory_bank_mcp_tool_calls_total', { tool: 'unknown', outcome: 'unknown_tool' })).toBe(1);
+    // The tool's in-process request is a tool call, not another HTTP request.
+    expect(grown(before, families, 'memory_bank_http_request_duration_seconds', { route: '/v1/memory/search' })).toBe(0);
+    expect(grown(before, families, 'memory_bank_http_request_duration_seconds', { method: 'POST', route: '/mcp', status_class: '2xx' })).toBeGreaterThanOrEqual(3);
   });
 
   it('reports the database pool, the archive backlog and process metrics', async () => {
+    // A hook event for the backlog (the archiver is not started here).
+    expect((await owner.api.post('/v1/hooks/claude-code', { body: { session_id: newSessionId(), hook_event_name: 'UserPromptSubmit', prompt: 'for the backlog' } })).status).toBe(202);
     // The backlog is sampled at most once a second: a scrape within a second of the last
-    // test's (a fast machine) would still show the sample from before its hook event.
+    // one (a fast machine) would still show the sample from before the hook event.
     await expect
       .poll(async () => valueOf(await scrape(server.url), 'memory_bank_archive_pending_events'), { timeout: 5000, interval: 100 })
       .toBeGreaterThanOrEqual(1);
@@ -158,7 +166,6 @@ describe('GET /metrics on the main port', () => {
     expect(valueOf(families, 'memory_bank_db_pool_queued_requests')).toBe(0);
     // The scrape itself takes no turn (only /v1 requests do).
     expect(valueOf(families, 'memory_bank_db_pool_acquire_seconds')).toBeGreaterThan(0);
-    // The hook event above waits for the archiver (not started here).
     expect(valueOf(families, 'memory_bank_archive_pending_events')).toBeGreaterThanOrEqual(1);
     expect(valueOf(families, 'memory_bank_archive_pending_bytes')).toBeGreaterThan(0);
     expect(valueOf(families, 'memory_bank_archive_lag_seconds')).toBeGreaterThanOrEqual(0);

@@ -40,11 +40,12 @@ const ownerDocs = async () => {
 
 describe('re-indexing memories saved in an older search format', () => {
   it('finds them by exact word before, by stem and identifier part after, and counts them in the statistics', async () => {
+    const counted = await ownerDocs();
     const old = [];
     for (let i = 0; i < 5; i++) old.push(await saveInOldFormat(`Deployed the OrderSync worker, attempt ${i}`));
     expect((await search('deployed')).sort()).toEqual([...old].sort());
     expect(await search('deploying')).toEqual([]);
-    expect(await ownerDocs()).toBe(1);
+    expect(await ownerDocs()).toBe(counted);
 
     const seen: ReindexProgress[] = [];
     const result = await reindexMemorySearch(server.database.pool, { batchSize: 2, onProgress: (p) => seen.push(p) });
@@ -52,7 +53,7 @@ describe('re-indexing memories saved in an older search format', () => {
     expect(seen.map((p) => p.done)).toEqual([0, 2, 4, 5]);
     expect((await search('deploying')).sort()).toEqual([...old].sort());
     expect((await search('order sync')).sort()).toEqual([...old].sort());
-    expect(await ownerDocs()).toBe(6);
+    expect(await ownerDocs()).toBe(counted + 5);
     // Nothing left: a second run does nothing.
     expect(await reindexMemorySearch(server.database.pool)).toEqual({ done: 0, total: 0 });
   });

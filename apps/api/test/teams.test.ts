@@ -40,6 +40,8 @@ const count = async (sql: string, params: unknown[]) => {
 
 describe('org-shared memories', () => {
   it('admins share, every member reads, lists and searches them next to their own, by scope', async () => {
+    // A member of its own: what the lists and searches hold is exactly what this test saved.
+    const member = await org.addMember('member');
     const shared = await save(admin, { content: 'Org policy: the capybara deploy freeze starts Friday', scope: 'org' });
     expect(shared.scope).toBe('org');
     const mine = await save(member, { content: 'My capybara note' });
