@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, expectStatus, request } from './support/http';
+import { client, expectStatus } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant } from './support/tenants';
 
@@ -20,10 +20,7 @@ afterAll(async () => {
 describe('POST /v1/admin/orgs (operator)', () => {
   it('provisions an org, its owner and a working owner key', async () => {
     const ownerEmail = email('Owner');
-    const res = await request(server.url, 'POST', '/v1/admin/orgs', {
-      key: OPERATOR_TOKEN,
-      body: { name: 'Acme', owner: { email: ownerEmail } },
-    });
+    const res = await client(server.url, OPERATOR_TOKEN).post('/v1/admin/orgs', { body: { name: 'Acme', owner: { email: ownerEmail } } });
     expectStatus(res, 201);
     expect(res.body).toMatchObject({
       org: { id: expect.stringMatching(/^org_/), name: 'Acme' },
@@ -37,7 +34,7 @@ describe('POST /v1/admin/orgs (operator)', () => {
   it('rejects a wrong or missing operator token and API keys (401)', async () => {
     const tenant = await createTenant(server.services, server.url);
     for (const key of [null, 'wrong-token', tenant.owner.key, OPERATOR_TOKEN + 'x']) {
-      const res = await request(server.url, 'POST', '/v1/admin/orgs', { key, body: { name: 'x', owner: { email: email('x') } } });
+      const res = await client(server.url, key).post('/v1/admin/orgs', { body: { name: 'x', owner: { email: email('x') } } });
       expectStatus(res, 401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
     }
@@ -45,14 +42,15 @@ describe('POST /v1/admin/orgs (operator)', () => {
 
   it('validates the body', async () => {
     for (const body of [{}, { name: 'x' }, { name: '', owner: { email: email('y') } }, { name: 'x', owner: { email: 'not-an-email' } }]) {
-      const res = await request(server.url, 'POST', '/v1/admin/orgs', { key: OPERATOR_TOKEN, body });
+      const res = await client(server.url, OPERATOR_TOKEN).unchecked.post('/v1/admin/orgs', { body });
       expectStatus(res, 400);
     }
   });
 
   it('answers 404, like an unknown route, when MEMORY_BANK_OPERATOR_TOKEN is not set', async () => {
-    const res = await request(withoutOperator.url, 'POST', '/v1/admin/orgs', { key: OPERATOR_TOKEN, body: { name: 'x', owner: { email: email('z') } } });
-    const unknown = await request(withoutOperator.url, 'POST', '/v1/admin/nothing-here', { key: OPERATOR_TOKEN, body: {} });
+    const operator = client(withoutOperator.url, OPERATOR_TOKEN);
+    const res = await operator.post('/v1/admin/orgs', { body: { name: 'x', owner: { email: email('z') } } });
+    const unknown = await operator.unchecked.post('/v1/admin/nothing-here', { body: {} });
     expectStatus(res, 404);
     expect({ ...res.body, request_id: 0 }).toEqual({ ...unknown.body, request_id: 0 });
   });
