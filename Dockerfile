@@ -33,4 +33,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
 # the archive and exits 0. Give `docker stop` more than the drain (compose: stop_grace_period).
 # The heap bound and MALLOC_ARENA_MAX (ENV above) are those `pnpm start` sets
 # (docs/operations.md#running; image.test.ts checks).
-CMD ["node", "--max-old-space-size=160", "apps/api/launch.mjs", "main"]
+CMD ["node", "--max-old-space-size=256", "apps/api/launch.mjs", "main"]

@@ -83,10 +83,13 @@ const configSchema = z.object({
     (origins) => origins.every((origin) => origin === '*' || (URL.canParse(origin) && new URL(origin).origin === origin.replace(/\/$/, ''))),
     { message: 'must be a comma-separated list of origins such as https://app.example.com (or *)' },
   ),
-  RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().min(0).default(10_000),
-  RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(20_000),
-  RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(50_000),
-  RATE_LIMIT_ORG_BURST: z.coerce.number().int().min(1).default(100_000),
+  // Far above what an agent or an app sends (a busy session posts a few hook events a
+  // second), low enough that one runaway client or leaked key cannot take the database from
+  // the other tenants (docs/teams.md#rate-limits).
+  RATE_LIMIT_KEY_PER_SECOND: z.coerce.number().min(0).default(300),
+  RATE_LIMIT_KEY_BURST: z.coerce.number().int().min(1).default(1_500),
+  RATE_LIMIT_ORG_PER_SECOND: z.coerce.number().min(0).default(1_500),
+  RATE_LIMIT_ORG_BURST: z.coerce.number().int().min(1).default(6_000),
   API_KEY_CACHE_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   REDIS_URL: optionalString.refine((value) => value === undefined || /^rediss?:\/\//.test(value), { message: 'must look like redis://127.0.0.1:6379' }),
   MEMORY_QUOTA_PER_ORG: z.coerce.number().int().min(0).default(0),

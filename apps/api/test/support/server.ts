@@ -56,6 +56,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ARCHIVE_URL: `file://${archiveDir}`,
     // DATABASE_FAST_PATHS=false runs the suite on drizzle's and mysql2's public API only.
     DATABASE_FAST_PATHS: process.env.DATABASE_FAST_PATHS,
+    // Tests send bursts on one key; the rate limits are tested where a test sets them.
+    RATE_LIMIT_KEY_PER_SECOND: '0',
+    RATE_LIMIT_ORG_PER_SECOND: '0',
     ...options.env,
   });
   const database = openDatabase(databaseUrl, {
