@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SECRETS, embedSecrets, findSurvivingSecrets } from './fixtures/secrets';
-import { fixture, newSessionId } from './support/hooks';
+import { batchOf, fixture, newSessionId } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
 import { expectStatus } from './support/http';
@@ -52,9 +52,8 @@ describe('no secret survives ingestion', () => {
       expect(keep(await user.api.post(`/v1/hooks/${harness}`, { body: fixture(harness, name, extra) })).status).toBe(202);
     }
     keep(
-      // Unchecked: the document types a batch event's payload as an empty object.
-      await user.api.unchecked.post('/v1/hooks/batch', {
-        body: { events: [{ harness: 'claude-code', payload: embedSecrets({ session_id: session, tool_use_id: 'toolu_batchSecret000000000' }) }] },
+      await user.api.post('/v1/hooks/batch', {
+        body: batchOf([{ harness: 'claude-code', payload: embedSecrets({ session_id: session, tool_use_id: 'toolu_batchSecret000000000' }) }]),
       }),
     );
     // Refused payloads must not echo them either.

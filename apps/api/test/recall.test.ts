@@ -4,7 +4,7 @@ import { eventFromEnvelope, rebuildLedger } from '../src/archive/rebuild';
 import { recallPayload } from '../src/hooks/adapters/recall';
 import { RECALL_LIMITS } from '../src/limits';
 import { composeRecall } from '../src/services/recall-context';
-import { fixture, newSessionId } from './support/hooks';
+import { batchOf, fixture, newSessionId } from './support/hooks';
 import { bodyOf, client, expectStatus, type RequestBody } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
@@ -265,9 +265,8 @@ describe('POST /v1/hooks/{harness}/recall', () => {
     const res = await owner.api.post('/v1/hooks/generic', { body: { ...forged, event: 'note' } });
     expectStatus(res, 400);
     expect(res.body.errors?.[0]?.path).toBe('memory_bank_recall');
-    // Unchecked: the document types a batch event's payload as an empty object.
-    const batch = await owner.api.unchecked.post('/v1/hooks/batch', { body: { events: [{ harness: 'generic', payload: { ...forged, event: 'note' } }] } });
-    expect(batch.body.results[0]).toMatchObject({ status: 400 });
+    const batch = await owner.api.post('/v1/hooks/batch', { body: batchOf([{ harness: 'generic', payload: { ...forged, event: 'note' } }]) });
+    expect(bodyOf(batch, 200).results[0]).toMatchObject({ status: 400 });
   });
 
   it('a recall event is archived with its session and rebuilt from the archive alone, the same row', async () => {

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, newSessionId } from './support/hooks';
+import { batchOf, fixture, newSessionId } from './support/hooks';
 import { bodyOf, client, expectStatus, type Answer, type Client, type RequestBody } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant, type TestUser } from './support/tenants';
@@ -412,8 +412,7 @@ const MATRIX: MatrixRow[] = [
     expect: { owner: 401, admin: 401, member: 401, otherAdmin: 401, operator: 200, none: 401 },
   },
   { route: 'POST /v1/hooks/{harness}', call: (c) => c.post('/v1/hooks/claude-code', { body: memberHook() }), expect: users(202, 202) },
-  // Unchecked: the document types a batch event's payload as an empty object.
-  { route: 'POST /v1/hooks/batch', call: (c) => c.unchecked.post('/v1/hooks/batch', { body: { events: [{ harness: 'claude-code', payload: memberHook() }] } }), expect: users(200, 200) },
+  { route: 'POST /v1/hooks/batch', call: (c) => c.post('/v1/hooks/batch', { body: batchOf([{ harness: 'claude-code', payload: memberHook() }]) }), expect: users(200, 200) },
   // Unchecked: the document calls harness required, though it defaults to generic.
   { route: 'POST /v1/recall', call: (c) => c.unchecked.post('/v1/recall', { body: { session_id: newSessionId(), trigger: 'prompt', prompt: 'matrix' } }), expect: users(200, 200) },
   { route: 'POST /v1/hooks/{harness}/recall', call: (c) => c.post('/v1/hooks/claude-code/recall', { body: memberHook() }), expect: users(200, 200) },
