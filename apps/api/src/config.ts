@@ -14,10 +14,12 @@ const commaList = (fallback: string) =>
     .default(fallback)
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
-const originList = commaList('http://localhost,http://127.0.0.1,http://[::1]').refine(
-  (origins) => origins.every((origin) => URL.canParse(origin) && new URL(origin).origin === origin.replace(/\/$/, '')),
-  { message: 'must be a comma-separated list of origins such as https://app.example.com,http://localhost' },
-);
+/** A web origin as browsers send it: scheme, host and port only (a trailing slash is forgiven). */
+const isOrigin = (value: string) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, '');
+
+const originList = commaList('http://localhost,http://127.0.0.1,http://[::1]').refine((origins) => origins.every(isOrigin), {
+  message: 'must be a comma-separated list of origins such as https://app.example.com,http://localhost',
+});
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', ''])
@@ -79,10 +81,9 @@ const configSchema = z.object({
   OIDC_AUDIENCE: optionalString,
   OIDC_ORG_CLAIM: z.string().min(1).default('org_id'),
   OIDC_JWKS_COOLDOWN_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
-  CORS_ORIGINS: commaList('').refine(
-    (origins) => origins.every((origin) => origin === '*' || (URL.canParse(origin) && new URL(origin).origin === origin.replace(/\/$/, ''))),
-    { message: 'must be a comma-separated list of origins such as https://app.example.com (or *)' },
-  ),
+  CORS_ORIGINS: commaList('').refine((origins) => origins.every((origin) => origin === '*' || isOrigin(origin)), {
+    message: 'must be a comma-separated list of origins such as https://app.example.com (or *)',
+  }),
   // Far above what an agent or an app sends (a busy session posts a few hook events a
   // second), low enough that one runaway client or leaked key cannot take the database from
   // the other tenants (docs/teams.md#rate-limits).

@@ -1,4 +1,5 @@
 import type { ApiKeyScope } from '@memory-bank/db';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { AppError, insufficientScope } from '../errors';
 import type { AppEnv } from '../http/env';
@@ -9,6 +10,13 @@ import type { Principal } from './principal';
 export function bearerToken(header: string | undefined): string | null {
   const match = header?.match(/^Bearer[ ]+([^\s]+)\s*$/i);
   return match?.[1] ?? null;
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Whether a presented secret is the expected one, in constant time (digests have one length, so the time says nothing of the secret's). */
+export function matchesSecret(presented: string | null, expected: string): boolean {
+  return timingSafeEqual(digest(presented ?? ''), digest(expected)) && presented !== null;
 }
 
 /** Where MCP clients discover how to sign in (RFC 9728), when OIDC is configured. */

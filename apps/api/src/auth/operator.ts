@@ -1,15 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import { AppError } from '../errors';
 import type { AppEnv } from '../http/env';
-import { bearerToken } from './bearer';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** Constant-time comparison of a presented token with the configured one. */
-function sameToken(presented: string, expected: string): boolean {
-  return timingSafeEqual(digest(presented), digest(expected));
-}
+import { bearerToken, matchesSecret } from './bearer';
 
 /**
  * Operator routes exist only when MEMORY_BANK_OPERATOR_TOKEN is set: otherwise they
@@ -19,8 +11,7 @@ export function requireOperator(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const expected = c.get('config').MEMORY_BANK_OPERATOR_TOKEN;
     if (!expected) throw routeNotFound();
-    const token = bearerToken(c.req.header('authorization'));
-    if (!token || !sameToken(token, expected)) {
+    if (!matchesSecret(bearerToken(c.req.header('authorization')), expected)) {
       throw new AppError('unauthorized', 'This operation needs the operator token');
     }
     await next();

@@ -1,5 +1,6 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import { BEARER_SCHEME } from '../http/route';
+import { truncateText } from '../text';
 import { getMemoryByIdRoute } from '../routes/memory/get';
 import { getMemoryRoute } from '../routes/memory/list';
 import { getMemorySearchRoute } from '../routes/memory/search';
@@ -39,10 +40,7 @@ async function getJson<T>(dispatch: Dispatch, headers: Headers, path: string): P
 }
 
 const uriOf = (memory: MemoryBody) => `${MEMORY_URI_PREFIX}${memory.id}`;
-const nameOf = (memory: MemoryBody) => {
-  const line = memory.content.replace(/\s+/g, ' ').trim();
-  return line.length > NAME_CHARS ? `${line.slice(0, NAME_CHARS - 1)}…` : line;
-};
+const nameOf = (memory: MemoryBody) => truncateText(memory.content.replace(/\s+/g, ' ').trim(), NAME_CHARS).text;
 
 /** A memory as the model reads it: the text, then where it comes from and how to cite it. */
 function render(memory: MemoryBody): string {

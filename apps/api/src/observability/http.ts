@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
@@ -6,6 +5,7 @@ import { AppError } from '../errors';
 import { problemResponse } from '../http/errors';
 import type { ApiApp, AppEnv } from '../http/env';
 import { UNMATCHED_ROUTE, type AppMetrics } from './metrics';
+import { bearerToken, matchesSecret } from '../auth/bearer';
 
 export const METRICS_PATH = '/metrics';
 
@@ -35,13 +35,9 @@ export function measureRequests(metrics: AppMetrics): MiddlewareHandler<AppEnv> 
   };
 }
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
 /** Whether `authorization` is `Bearer <token>`, compared in constant time. */
 export function bearerMatches(authorization: string | undefined, token: string): boolean {
-  const presented = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : '';
-  // Digests have one length, so the comparison time says nothing about the token's.
-  return timingSafeEqual(digest(presented), digest(token));
+  return matchesSecret(bearerToken(authorization), token);
 }
 
 const exposition = async (metrics: AppMetrics) => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType });

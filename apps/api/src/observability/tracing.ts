@@ -8,6 +8,7 @@ import type { ObjectStore } from '../archive/object-store';
 import type { Config } from '../config';
 import type { AppEnv } from '../http/env';
 import { routeTemplate } from './http';
+import { truncateText } from '../text';
 
 /*
  * OpenTelemetry tracing (docs/observability.md#tracing). Spans carry route templates, org
@@ -99,7 +100,7 @@ async function inSpan<T>(tracer: Tracer, name: string, attributes: Record<string
  */
 export function statementSummary(statement: string): string {
   const masked = statement.replace(/'(?:[^'\\]|\\.|'')*'|"(?:[^"\\]|\\.|"")*"|\b\d+(?:\.\d+)?\b/g, '?');
-  return masked.length > 2048 ? `${masked.slice(0, 2048)}…` : masked;
+  return truncateText(masked, 2048).text;
 }
 
 /**

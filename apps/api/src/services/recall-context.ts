@@ -4,6 +4,7 @@
  * tested without a database.
  */
 import { RECALL_LIMITS } from '../limits';
+import { truncateText } from '../text';
 
 
 export interface RecallCandidate {
@@ -38,12 +39,7 @@ const HEADER = 'Memory Bank recalled (cite by id; getMemoryById reads one in ful
 const chars = (text: string) => Array.from(text).length;
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** `text` cut to `max` characters, an ellipsis marking the cut. */
-function cut(text: string, max: number): { text: string; truncated: boolean } {
-  const points = Array.from(text);
-  if (points.length <= max) return { text, truncated: false };
-  return { text: `${points.slice(0, Math.max(0, max - 1)).join('')}…`, truncated: true };
-}
+const cut = (text: string, max: number) => truncateText(text, max);
 
 function noteLines(note: LastSessionNote, budget: number): string | null {
   const when = note.lastEventAt.toISOString().slice(0, 16).replace('T', ' ');

@@ -9,6 +9,7 @@ import type { ServiceDeps } from './deps';
 import type { MemoryService } from './memory';
 import { RECALL_LIMITS } from '../limits';
 import { composeRecall, type LastSessionNote, type ShownMemory } from './recall-context';
+import { truncateText } from '../text';
 
 export interface RecallRequest {
   harness: Harness;
@@ -67,7 +68,7 @@ export function createRecallService({ db }: ServiceDeps, memory: MemoryService, 
     const parts = [request.repository, request.cwd === undefined ? undefined : lastSegment(request.cwd), note?.prompt, note?.reply];
     return parts
       .filter((part): part is string => typeof part === 'string' && part !== '')
-      .map((part) => Array.from(part).slice(0, QUERY_EXCHANGE_CHARS).join(''))
+      .map((part) => truncateText(part, QUERY_EXCHANGE_CHARS, '').text)
       .join('\n');
   }
 
@@ -126,7 +127,7 @@ export function createRecallService({ db }: ServiceDeps, memory: MemoryService, 
         harness,
         sessionId: adapted.nativeSessionId,
         trigger: isPrompt ? 'prompt' : 'session_start',
-        ...(isPrompt ? { prompt: Array.from(adapted.content).slice(0, RECALL_LIMITS.promptChars).join('') } : {}),
+        ...(isPrompt ? { prompt: truncateText(adapted.content, RECALL_LIMITS.promptChars, '').text } : {}),
         ...(adapted.session.cwd ? { cwd: adapted.session.cwd } : {}),
       });
       return { eventName: adapted.eventName, result };

@@ -10,7 +10,9 @@ import { SEARCH_DEBOUNCE_MS, useDebounced, useMemoryList, useMemorySearch } from
 const PREVIEW_CHARS = 300;
 
 function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
-  const preview = memory.content.length > PREVIEW_CHARS ? `${memory.content.slice(0, PREVIEW_CHARS)}…` : memory.content;
+  // By code points, so an emoji is never cut in half.
+  const points = Array.from(memory.content);
+  const preview = points.length > PREVIEW_CHARS ? `${points.slice(0, PREVIEW_CHARS - 1).join('')}…` : memory.content;
   return (
     <li className="memory">
       {/* The text itself opens the memory: its words are the link's name. */}

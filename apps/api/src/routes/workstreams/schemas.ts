@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { EVENT_KINDS, EVENT_ROLES, HARNESSES, TOOL_OUTCOMES, type EventKind, type LedgerEvent, type ScoredLedgerEvent, type WorkstreamRow } from '@memory-bank/db';
 import type { ToolAction } from '../../services/workstreams';
 import { WORKSTREAM_LIMITS } from '../../limits';
+import { truncateText } from '../../text';
 
 export const WorkstreamIdParams = z.object({
   id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'ws_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
@@ -117,11 +118,10 @@ export function toEventResponse(row: LedgerEvent): z.infer<typeof WorkstreamEven
 }
 
 export function toSearchResultResponse(row: ScoredLedgerEvent): z.infer<typeof WorkstreamSearchResultSchema> {
-  const chars = Array.from(row.content);
-  const truncated = chars.length > WORKSTREAM_LIMITS.searchContentChars;
+  const { text, truncated } = truncateText(row.content, WORKSTREAM_LIMITS.searchContentChars, '');
   return {
     ...toEventResponse(row),
-    content: truncated ? chars.slice(0, WORKSTREAM_LIMITS.searchContentChars).join('') : row.content,
+    content: text,
     content_truncated: truncated,
     score: row.score,
   };
