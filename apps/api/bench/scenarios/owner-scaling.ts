@@ -143,14 +143,17 @@ export async function ownerScaling(ctx: BenchContext, services: Services): Promi
 
     const get = (i: number) => api(`/v1/memory/${ids[(i * 37) % ids.length]}`)();
     record(await sequential(label('get via API'), count, get), 'get');
-    const getPlans = await Promise.all(ids.slice(0, 50).map((id) => captured(ctx, () => findMemory(ctx.database.db, scope, id))));
+    // One capture at a time: the statements land in the one list being captured.
+    const getPlans: Statement[][] = [];
+    for (const id of ids.slice(0, 50)) getPlans.push(await captured(ctx, () => findMemory(ctx.database.db, scope, id)));
     record(await sequential(label('get via mysql2'), count, replay(getPlans)), 'get raw');
 
     for (const kind of ['rare', 'mixed', 'common'] as const) {
       const search = (i: number) => api(`/v1/memory/search?q=${encodeURIComponent(queries[kind][i % queries[kind].length]!)}&limit=20`)();
       await warm(() => search(0));
       record(await sequential(label(`search, ${kind} words, via API`), count, search), `search ${kind}`);
-      const plans = await Promise.all(queries[kind].map((q) => captured(ctx, () => searchMemories(ctx.database.db, scope, { query: q, limit: 20, filter: 'all' }))));
+      const plans: Statement[][] = [];
+      for (const q of queries[kind]) plans.push(await captured(ctx, () => searchMemories(ctx.database.db, scope, { query: q, limit: 20, filter: 'all' })));
       record(await sequential(label(`search, ${kind} words, via mysql2`), count, replay(plans)), `search ${kind} raw`);
     }
 
