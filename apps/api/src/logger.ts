@@ -15,8 +15,8 @@ const destinations = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
  * text people store; the redact paths are a second line of defence.
  *
  * Buffered: lines go out 4 KiB at a time, or at most LOG_FLUSH_MS after they were logged,
- * so a busy server makes one write per ~25 access-log lines instead of one per request (a
- * write per line cost ~4 % of the service's CPU under load). pino writes what is left when
+ * so a busy server makes one write per few dozen access-log lines instead of one per
+ * request (a system call per line is a visible share of the CPU under load). pino writes what is left when
  * the process exits; a kill -9 loses at most the last second's lines.
  */
 export function createLogger(config: Pick<Config, 'LOG_LEVEL'>): Logger {

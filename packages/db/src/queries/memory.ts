@@ -207,7 +207,7 @@ const CONTEXT_BATCH_SIZES = [1, 4, 16, 64, 128];
 /**
  * The contexts of memories already read under `scope`, by memory id (no statement when none
  * has any). Search reads them so, for its ranked results only: in the candidates' statement
- * they would be read for all SEARCH_CANDIDATES rows, which measured slower (docs/benchmarks.md).
+ * they would be read for every candidate, most of which are not returned.
  */
 async function contextsOf(ex: Executor, scope: OwnerScope, rows: readonly MemoryColumns[]): Promise<Map<string, MemoryContextRecord[]>> {
   const byMemory = new Map<string, MemoryContextRecord[]>();

@@ -114,7 +114,7 @@ export function evidentLanguageOfAscii(text: string): StemLanguage {
 
 /** Words with no letters to stem (numbers, ideographs) are left out of the stem family. */
 const STEMMABLE = /^[\p{Script=Latin}\p{M}]+$/u;
-/** Distinct words per language kept before a cache starts over; stemming costs ~7 µs a word. */
+/** Distinct words per language kept before a cache starts over (stemming a word costs more than looking it up). */
 const STEM_CACHE_WORDS = 50_000;
 const stemmers = new Map<StemLanguage, { stemmer: SnowballStemmer; cache: Map<string, string> }>();
 
