@@ -1,8 +1,8 @@
 import { findMemory, listMemories, newId, type OwnerScope } from '@memory-bank/db';
 import { openDatabase, ownerScopeOf, type DatabaseHandle } from '@memory-bank/db/system';
-import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createMigratedDatabase } from './support/database';
+import type mysql from 'mysql2/promise';
+import { createMigratedDatabase, rowsRead } from './support/database';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
@@ -34,19 +34,6 @@ async function insertMemories(pool: mysql.Pool, tenant: { orgId: string; userId:
     const contexts = chunk.flatMap((id) => Array.from({ length: contextsEach }, () => [newId('memoryContext', at), id, contextOrg, 'a snippet', at]));
     await pool.query(`INSERT INTO memory_context (id, memory_id, org_id, snippet, origin, created_at) VALUES ${contexts.map(() => "(?, ?, ?, ?, 'active_conversation', ?)").join(', ')}`, contexts.flat());
   }
-}
-
-/** Rows the one connection of `probe` read to run `work` (InnoDB handler reads, less what asking costs). */
-async function rowsRead(work: () => Promise<unknown>): Promise<number> {
-  const reads = async () => {
-    const [rows] = await probe.pool.query<mysql.RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Handler_read%'");
-    return rows.reduce((sum, row) => sum + Number(row.Value), 0);
-  };
-  const first = await reads();
-  const asking = (await reads()) - first;
-  const before = await reads();
-  await work();
-  return (await reads()) - before - asking;
 }
 
 beforeAll(async () => {
@@ -83,19 +70,19 @@ afterAll(async () => {
 describe('the cost of reading memories, with stale statistics', () => {
   it('a page of 20 reads a few rows per memory, not the org’s contexts or other orgs’ newer memories', async () => {
     let page: Awaited<ReturnType<typeof listMemories>> | undefined;
-    const read = await rowsRead(async () => (page = await listMemories(probe.db, owner, { limit: 20, filter: 'all' })));
+    const read = await rowsRead(probe, async () => (page = await listMemories(probe.db, owner, { limit: 20, filter: 'all' })));
     expect(page!.memories).toHaveLength(20);
     expect(page!.memories.every((memory) => memory.contexts.length === 2)).toBe(true);
     // 21 memories, 42 contexts, an index entry or two each: well under 10 per memory.
     expect(read).toBeLessThan(200);
-    const own = await rowsRead(() => listMemories(probe.db, owner, { limit: 20, filter: 'user' }));
+    const own = await rowsRead(probe, () => listMemories(probe.db, owner, { limit: 20, filter: 'user' }));
     expect(own).toBeLessThan(200);
   });
 
   it('a read of one memory reads its own contexts only', async () => {
     const { id } = (await listMemories(probe.db, owner, { limit: 1 })).memories[0]!;
     let found: Awaited<ReturnType<typeof findMemory>> = null;
-    const read = await rowsRead(async () => (found = await findMemory(probe.db, owner, id)));
+    const read = await rowsRead(probe, async () => (found = await findMemory(probe.db, owner, id)));
     expect(found!.contexts).toHaveLength(2);
     expect(read).toBeLessThan(20);
   });

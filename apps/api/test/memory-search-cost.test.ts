@@ -1,10 +1,9 @@
 import { newId, searchMemories, type OwnerScope } from '@memory-bank/db';
 import { insertMemoriesBulk, openDatabase, ownerScopeOf, type DatabaseHandle } from '@memory-bank/db/system';
-import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { COMMON_WORD } from '../../../packages/db/src/search/selectivity';
 import { RECENT_WINDOW } from '../../../packages/db/src/queries/memory';
-import { createMigratedDatabase } from './support/database';
+import { createMigratedDatabase, rowsRead } from './support/database';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestTenant } from './support/tenants';
 
@@ -21,18 +20,6 @@ let owner: OwnerScope;
 let probe: DatabaseHandle;
 /** Far more than the window, and than a common word's bound. */
 const MEMORIES = 6000;
-
-async function rowsRead(work: () => Promise<unknown>): Promise<number> {
-  const reads = async () => {
-    const [rows] = await probe.pool.query<mysql.RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Handler_read%'");
-    return rows.reduce((sum, row) => sum + Number(row.Value), 0);
-  };
-  const first = await reads();
-  const asking = (await reads()) - first;
-  const before = await reads();
-  await work();
-  return (await reads()) - before - asking;
-}
 
 beforeAll(async () => {
   database = await createMigratedDatabase(inject('databaseServerUrl'), 'searchcost');
@@ -63,7 +50,7 @@ describe('the cost of a search of a large owner', () => {
     expect(MEMORIES * 0.5).toBeGreaterThan(Math.max(COMMON_WORD.minDocs, MEMORIES * COMMON_WORD.share));
     expect(MEMORIES).toBeGreaterThan(4 * RECENT_WINDOW);
     let results: Awaited<ReturnType<typeof searchMemories>> = [];
-    const read = await rowsRead(async () => (results = await searchMemories(probe.db, owner, { query: 'deploy rollback', limit: 10 })));
+    const read = await rowsRead(probe, async () => (results = await searchMemories(probe.db, owner, { query: 'deploy rollback', limit: 10 })));
     expect(results).toHaveLength(10);
     expect(results.every((memory) => /rollback/.test(memory.content))).toBe(true);
     // The newest first among equals: the window is the owner's newest memories.
@@ -74,7 +61,7 @@ describe('the cost of a search of a large owner', () => {
 
   it('looks up the rare words of a query and ranks the common ones with them', async () => {
     let results: Awaited<ReturnType<typeof searchMemories>> = [];
-    const read = await rowsRead(async () => (results = await searchMemories(probe.db, owner, { query: 'pgbouncer deploy', limit: 20 })));
+    const read = await rowsRead(probe, async () => (results = await searchMemories(probe.db, owner, { query: 'pgbouncer deploy', limit: 20 })));
     const withRareWord = results.filter((memory) => /pgbouncer/.test(memory.content));
     expect(withRareWord).toHaveLength(MEMORIES / 1000);
     expect(withRareWord.map((memory) => memory.content)).toContain('Deploy note 7: all checks green, pgbouncer restarted first');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { dropDatabase, ensureDatabase, migrateDatabase, openDatabase } from '@memory-bank/db/system';
+import { dropDatabase, ensureDatabase, migrateDatabase, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
 import mysql from 'mysql2/promise';
 
 /**
@@ -78,4 +78,21 @@ export async function createMigratedDatabase(serverUrl: string, label?: string) 
     await handle.close();
   }
   return { url, drop: () => dropDatabase(url) };
+}
+
+/**
+ * Rows the one connection of `probe` (a pool of size 1) read to run `work`: InnoDB's
+ * handler reads of the session, less what asking for them costs. What a statement costs
+ * the database, independent of the machine's speed.
+ */
+export async function rowsRead(probe: DatabaseHandle, work: () => Promise<unknown>): Promise<number> {
+  const reads = async () => {
+    const [rows] = await probe.pool.query<mysql.RowDataPacket[]>("SHOW SESSION STATUS LIKE 'Handler_read%'");
+    return rows.reduce((sum, row) => sum + Number(row.Value), 0);
+  };
+  const first = await reads();
+  const asking = (await reads()) - first;
+  const before = await reads();
+  await work();
+  return (await reads()) - before - asking;
 }
