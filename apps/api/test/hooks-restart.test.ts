@@ -31,9 +31,10 @@ afterAll(async () => {
   await rm(archive, { recursive: true, force: true });
 });
 
-async function segmentLines(directory: string): Promise<number[]> {
+/** The sequences archived in `directory` for one workstream (the other tests' share the directory). */
+async function segmentLines(directory: string, workstreamId: string): Promise<number[]> {
   const files = (await readdir(directory, { recursive: true, withFileTypes: true }).catch(() => []))
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl'))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.jsonl') && entry.parentPath.includes(workstreamId))
     .map((entry) => join(entry.parentPath, entry.name));
   const sequences: number[] = [];
   for (const file of files) sequences.push(...parseSegment(await readFile(file), file).map((line) => line.sequence));
@@ -107,11 +108,11 @@ describe('a process killed with events pending', () => {
 
     const [pending] = await pool.query('SELECT COUNT(*) AS n FROM workstream_events WHERE workstream_id = ? AND payload IS NOT NULL', [workstreamId]);
     expect((pending as { n: number }[])[0]!.n).toBe(20);
-    expect(await segmentLines(archive)).toEqual([]);
+    expect(await segmentLines(archive, workstreamId)).toEqual([]);
 
     const second = await startService(env);
     try {
-      await expect.poll(() => segmentLines(archive), { timeout: 20_000, interval: 250 }).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      await expect.poll(() => segmentLines(archive, workstreamId), { timeout: 20_000, interval: 250 }).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       const ws = await request(second.url, 'GET', `/v1/workstreams/${workstreamId}`, { key });
       expect(ws.body).toMatchObject({ event_count: 20, pending_archive: 0 });
     } finally {

@@ -7,17 +7,17 @@ import { bodyOf, expectStatus, type RequestBody } from './support/http';
 // filters applied by the database, so they hold across cursor pages (and beyond the
 // candidates a search ranks) and never cross orgs.
 let server: TestServer;
-let org: TestTenant;
-let member: TestUser;
-let other: TestTenant;
 
 beforeAll(async () => {
   server = await startTestServer({ ownDatabase: true });
-  org = await createTenant(server.services, server.url, 'filters org');
-  member = await org.addMember('member');
-  other = await createTenant(server.services, server.url, 'filters other org');
 });
 afterAll(() => server.close());
+
+/** Each test's own org (with a member) and another org: what they hold is what the test saved. */
+async function orgs(): Promise<{ org: TestTenant; member: TestUser; other: TestTenant }> {
+  const org = await createTenant(server.services, server.url, 'filters org');
+  return { org, member: await org.addMember('member'), other: await createTenant(server.services, server.url, 'filters other org') };
+}
 
 const save = async (who: TestUser, body: RequestBody<'post', '/v1/memory'>): Promise<string> => bodyOf(await who.api.post('/v1/memory', { body }), 201).id;
 /** Saved over REST; marked as saved another way in the row itself (what the MCP and hook paths write). */
@@ -49,6 +49,7 @@ const auditPages = (who: TestUser, query: string) =>
 
 describe('GET /v1/memory?source=', () => {
   it('lists only memories saved that way, across cursor pages, with tag and scope, in the caller org only', async () => {
+    const { org, member, other } = await orgs();
     const api: string[] = [];
     const mcp: string[] = [];
     // Interleaved, so a page of the unfiltered list mixes sources.
@@ -88,6 +89,7 @@ describe('GET /v1/memory?source=', () => {
 
 describe('GET /v1/memory/search?source=', () => {
   it('finds memories saved that way even where more of the others match better, in the caller org only', async () => {
+    const { member, other } = await orgs();
     // The mcp ones first, then more api ones than a search ranks as candidates (64), all
     // matching alike: newer ones win ties, so a filter applied to the ranked page would miss them.
     const mcp: string[] = [];
@@ -116,6 +118,7 @@ describe('GET /v1/memory/search?source=', () => {
 
 describe('GET /v1/admin/audit?since=&until=', () => {
   it('keeps events with since <= created_at < until, across cursor pages, with action, in the caller org only', async () => {
+    const { org, other } = await orgs();
     const created: string[] = [];
     for (let i = 0; i < 6; i++) {
       const res = await org.owner.api.post('/v1/api-keys', { body: { name: `audited ${i}` } });

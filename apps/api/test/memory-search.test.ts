@@ -150,20 +150,22 @@ describe('GET /v1/memory/search', () => {
   });
 
   it("never shows another user's or another org's memories, even sharing every word", async () => {
+    // Users of their own: the shared corpus keeps only its own words.
+    const me = await tenant.addMember('member');
     const colleague = await tenant.addMember('member');
     const stranger = (await createTenant(server.services, server.url)).owner;
-    const mine = await save(user, 'shared secret rutabaga Q3 go');
+    const mine = await save(me, 'shared secret rutabaga Q3 go');
     const colleagues = await save(colleague, 'shared secret rutabaga Q3 go');
     const strangers = await save(stranger, 'shared secret rutabaga Q3 go');
     for (const q of ['rutabaga', 'shared secret', 'Q3', 'go rutabaga']) {
-      const ids = (await search(user, q)).map((r) => r.id);
+      const ids = (await search(me, q)).map((r) => r.id);
       expect(ids).toContain(mine);
       expect(ids).not.toContain(colleagues);
       expect(ids).not.toContain(strangers);
       expect((await search(colleague, q)).map((r) => r.id)).toEqual([colleagues]);
       expect((await search(stranger, q)).map((r) => r.id)).toEqual([strangers]);
     }
-    const list = await user.api.get('/v1/memory?limit=100');
+    const list = await me.api.get('/v1/memory?limit=100');
     expectStatus(list, 200);
     expect(list.body.memories.map((m) => m.id)).not.toContain(colleagues);
   });

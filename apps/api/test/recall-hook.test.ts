@@ -187,6 +187,15 @@ type PluginHook = (...args: unknown[]) => Promise<void>;
 describe('the OpenCode plugin’s recall', () => {
   const saved = { ...process.env };
   let imports = 0;
+  // A checkout of the same project elsewhere, with a session of its own before: the Claude
+  // Code tests' "last time" stays theirs whichever runs first.
+  const directory = '/home/ana/opencode/capybara-shop';
+  beforeAll(async () => {
+    const previous = newSessionId();
+    for (const name of ['session-start', 'user-prompt-submit', 'stop']) {
+      expect((await ana.api.post('/v1/hooks/claude-code', { body: fixture('claude-code', name, { session_id: previous, cwd: directory }) })).status).toBe(202);
+    }
+  });
   afterAll(() => {
     for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
       if (saved[name] === undefined) delete process.env[name];
@@ -200,7 +209,7 @@ describe('the OpenCode plugin’s recall', () => {
     const module = (await import(`${pathToFileURL(join(INTEGRATIONS, 'opencode/memory-bank.js')).href}?recall=${++imports}`)) as {
       MemoryBank: (input: { directory: string }) => Promise<Record<string, PluginHook>>;
     };
-    return module.MemoryBank({ directory: cwd });
+    return module.MemoryBank({ directory });
   }
 
   it('appends the session’s recalled memories to the system prompt of its model calls', async () => {
