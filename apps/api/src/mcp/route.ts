@@ -24,6 +24,9 @@ const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
  */
 const LIST_CACHE = { ttlMs: 300_000, cacheScope: 'private' } as const;
 
+/** Idle MCP servers kept per protocol era and scope set; beyond this many a server is dropped after its request. */
+const IDLE_SERVERS = 64;
+
 export interface McpOptions {
   toolTags: readonly string[];
   allowedOrigins: readonly string[];
@@ -67,6 +70,10 @@ const loadSdk = (() => {
 
 type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Promise<Response>;
 
+/** Whether a JSON-RPC body is (or holds) an `initialize` request. */
+const isInitialize = (body: unknown): boolean =>
+  (Array.isArray(body) ? body : [body]).some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
+
 /**
  * POST /mcp: MCP 2026-07-28 and the 2025 revisions on one endpoint, served by the SDK, with
  * JSON answers. Every allowed OpenAPI operation of `app` is a tool; a call runs the real
@@ -109,9 +116,13 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     const { sdk, jsonSchemaValidator } = await loadSdk();
     const { Server, ProtocolError, ProtocolErrorCode } = sdk;
 
-    // A server per request, for the caller's scopes (its handlers read the caller from authInfo).
-    const factory = ({ authInfo }: McpRequestContext) => {
-      const { scopes } = callerOf(authInfo);
+    // A low-level Server holds nothing of a caller (its handlers read the caller from each
+    // request's authInfo), so one built for a scope set serves request after request: the
+    // SDK needs only that it serves one at a time, and closes it when its exchange is over.
+    // Idle ones wait here, per protocol era and scope set; not one that served `initialize`,
+    // which binds a 2025-era server to the client's protocol version.
+    const idle = new Map<string, InstanceType<typeof Server>[]>();
+    const build = (scopes: readonly string[]) => {
       const surface = surfaceFor(scopes);
       const readsMemories = MEMORY_RESOURCE_SCOPES.every((scope) => scopes.includes(scope));
       const server = new Server(options.serverInfo, {
@@ -130,6 +141,17 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
         return countedCall(tool, request.params.arguments ?? {}, handlerCaller(ctx));
       });
       if (readsMemories) serveMemoryResources(server, sdk, handlerCaller);
+      return server;
+    };
+    const factory = ({ era, authInfo }: McpRequestContext) => {
+      const { scopes } = callerOf(authInfo);
+      const key = `${era} ${[...scopes].sort().join(' ')}`;
+      const server = idle.get(key)?.pop() ?? build(scopes);
+      server.onclose = () => {
+        if (authInfo?.extra?.initialize) return;
+        const free = idle.get(key) ?? [];
+        if (free.length < IDLE_SERVERS) idle.set(key, [...free, server]);
+      };
       return server;
     };
 
@@ -177,10 +199,14 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     } catch {
       parsedBody = undefined;
     }
+    // A server that answers `initialize` is not pooled afterwards (see the factory).
+    if (isInitialize(parsedBody)) authInfo.extra = { ...authInfo.extra, initialize: true };
     const request = parsedBody === undefined ? new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }) : c.req.raw;
     const response = await serve(request, { authInfo, ...(parsedBody !== undefined && { parsedBody }) });
-    // Rebuilt through the context, so headers set earlier (x-request-id, RateLimit) are kept.
-    return c.newResponse(response.body, response);
+    // Rebuilt through the context, so headers set earlier (x-request-id, RateLimit) are kept;
+    // a JSON answer as text, which the Node adapter writes at once rather than as a stream.
+    const json = response.headers.get('content-type')?.startsWith('application/json');
+    return c.newResponse(json ? await response.text() : response.body, response);
   });
 
   // Stateless: no server-initiated stream to GET, no session to DELETE.
