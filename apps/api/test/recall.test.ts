@@ -24,9 +24,7 @@ async function remember(user: TestUser, content: string, scope: 'user' | 'org' =
 }
 
 type RecallRequest = RequestBody<'post', '/v1/recall'>;
-/** `harness` may be left out: it defaults to `generic`, though the document calls it required. */
-const recall = (user: TestUser, body: Omit<RecallRequest, 'harness'> & Partial<Pick<RecallRequest, 'harness'>>) =>
-  user.api.post('/v1/recall', { body: body as RecallRequest });
+const recall = (user: TestUser, body: RecallRequest) => user.api.post('/v1/recall', { body });
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -31,11 +31,7 @@ export function claudeSession(sessionId: string): Record<string, unknown>[] {
 }
 
 type HookBatch = RequestBody<'post', '/v1/hooks/batch'>;
-/** One event of a batch, its payload any JSON object. */
-export type BatchEvent = Omit<HookBatch['events'][number], 'payload'> & { payload?: Record<string, unknown> };
-/**
- * A POST /v1/hooks/batch body. The document declares an event's payload as a bare
- * `type: object`, which the generated types read as an object without keys: this is the one
- * place that says what the service takes (any JSON object).
- */
-export const batchOf = (events: BatchEvent[]): HookBatch => ({ events }) as HookBatch;
+/** One event of a batch. */
+export type BatchEvent = HookBatch['events'][number];
+/** A POST /v1/hooks/batch body. */
+export const batchOf = (events: BatchEvent[]): HookBatch => ({ events });

@@ -679,7 +679,9 @@ export interface components {
                 /** @description When the event happened (epoch seconds or milliseconds, or ISO 8601), for clients that spool: used when the payload carries no time of its own (Claude Code's and Codex's carry none), instead of the time the batch arrived. */
                 occurred_at?: number | string;
                 /** @description The hook payload, as for POST /v1/hooks/{harness} (≤ 1 MiB). */
-                payload?: Record<string, never>;
+                payload?: {
+                    [key: string]: unknown;
+                };
             }[];
         };
         HookBatchResult: {
@@ -909,10 +911,9 @@ export interface components {
             cwd?: string;
             /**
              * @description The harness of that session (default `generic`).
-             * @default generic
              * @enum {string}
              */
-            harness: "claude-code" | "codex" | "opencode" | "generic";
+            harness?: "claude-code" | "codex" | "opencode" | "generic";
             /** @description At most this many characters of context; never more than the API key's recall budget (default 2000). */
             max_chars?: number;
             /** @description The user's prompt (required for trigger `prompt`), up to 8000 characters. */

@@ -13,7 +13,8 @@ const BatchBody = z
       .array(
         z.object({
           harness: HarnessSchema,
-          payload: z.unknown().openapi({ type: 'object', description: 'The hook payload, as for POST /v1/hooks/{harness} (≤ 1 MiB).' }),
+          // Any JSON here (an item that is not an object is refused alone, the others land); documented as the object it must be.
+          payload: z.unknown().openapi({ type: 'object', additionalProperties: true, description: 'The hook payload, as for POST /v1/hooks/{harness} (≤ 1 MiB).' }),
           idempotency_key: z.string().optional().openapi({ description: 'As the Idempotency-Key header of a single post.' }),
           occurred_at: z
             .union([z.number(), z.string()])

@@ -22,7 +22,7 @@ export function registerPostRecall(app: ApiApp) {
   app.openapi(postRecallRoute, async (c) => {
     const body = c.req.valid('json');
     const result = await c.get('services').recall.recall(c.get('principal'), {
-      harness: body.harness,
+      harness: body.harness ?? 'generic',
       sessionId: body.session_id,
       trigger: body.trigger,
       ...(body.prompt !== undefined ? { prompt: body.prompt } : {}),

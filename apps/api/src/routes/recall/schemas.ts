@@ -7,7 +7,8 @@ import { boundedText } from '../memory/schemas';
 export const RecallBody = z
   .object({
     session_id: boundedText(1, 255).openapi({ description: "The agent session the recall is for: the harness's own session id (Claude Code `session_id`, OpenCode `sessionID`)." }),
-    harness: z.enum(HARNESSES).default('generic').openapi({ description: 'The harness of that session (default `generic`).' }),
+    // Optional in the document as in the body; the route takes `generic` when it is absent.
+    harness: z.enum(HARNESSES).optional().openapi({ description: 'The harness of that session (default `generic`).' }),
     trigger: z.enum(['session_start', 'prompt']).openapi({
       description: '`session_start`: memories about the project (repository, directory, where the last session there left off) and the "last time in this project" note; `prompt`: memories relevant to `prompt`.',
     }),
