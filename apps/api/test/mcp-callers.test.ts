@@ -83,7 +83,9 @@ describe('MCP callers', () => {
         headers: { authorization: `Bearer ${tenants[0]!.owner.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify(body),
       });
-    const search = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'quokkareuse' } } };
+    // A memory of this test's own, found by the request the SDK does serve at the end.
+    expect((await call(tenants[0]!.owner.key, 'postMemory', { content: 'The wombatrefusal fact' })).isError).toBeUndefined();
+    const search = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'wombatrefusal' } } };
     expect((await post({ accept: 'application/json' }, search)).status).toBe(406);
     expect((await post({ 'content-type': 'text/plain' }, search)).status).toBe(415);
     const version = await post({ 'mcp-protocol-version': '1999-01-01' }, search);
