@@ -189,11 +189,11 @@ function visibleTo(owner: { orgId: Bindable; userId: Bindable }, filter: ScopeFi
   return and(eq(memory.orgId, owner.orgId), which) as SQL;
 }
 
-/** The search tags and statistics owners (as the statement's placeholders) of the rows a scope may see (must agree with visibleTo). */
-function visibleOwners(scope: OwnerScope, filter: ScopeFilter): { tag: SearchTag; id: Placeholder }[] {
-  const owners: { tag: SearchTag; id: Placeholder }[] = [];
-  if (filter !== 'org') owners.push({ tag: searchTag('u', scope.userId), id: OWNER.userId });
-  if (filter !== 'user') owners.push({ tag: searchTag('o', scope.orgId), id: OWNER.orgId });
+/** The scopes a filter searches, with their search tags and statistics owners (as the statement's placeholders); must agree with visibleTo. */
+function visibleOwners(scope: OwnerScope, filter: ScopeFilter): { which: 'user' | 'org'; tag: SearchTag; id: Placeholder }[] {
+  const owners: { which: 'user' | 'org'; tag: SearchTag; id: Placeholder }[] = [];
+  if (filter !== 'org') owners.push({ which: 'user', tag: searchTag('u', scope.userId), id: OWNER.userId });
+  if (filter !== 'user') owners.push({ which: 'org', tag: searchTag('o', scope.orgId), id: OWNER.orgId });
   return owners;
 }
 
@@ -481,9 +481,8 @@ export async function searchMemories(
     // candidates too, newest first (matched here: the database's LIKE over the terms costs
     // more than reading them).
     const commonQueryWords = parsed.words.filter((word) => common.has(word.text));
-    const branches: ('user' | 'org')[] = filter === 'all' ? ['user', 'org'] : [filter];
     const windows = await Promise.all(
-      branches.map((which) =>
+      owners.map(({ which }) =>
         preparedOn(ex, `searchRecent:${which}:${tagged}:${sourced}`, (on) =>
           on
             .select({ ...memoryColumns, searchTerms: memory.searchTerms })
@@ -495,7 +494,7 @@ export async function searchMemories(
       ),
     );
     for (const [i, rows] of windows.entries()) {
-      const tokens = termTokens(searchTag(branches[i] === 'org' ? 'o' : 'u', branches[i] === 'org' ? scope.orgId : scope.userId), commonQueryWords);
+      const tokens = termTokens(owners[i]!.tag, commonQueryWords);
       const holding = rows.filter((row) => tokens.some((token) => holdsToken(row.searchTerms, token))).slice(0, SEARCH_CANDIDATES);
       for (const row of holding) if (!candidates.has(row.id)) candidates.set(row.id, row);
     }
