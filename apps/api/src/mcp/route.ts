@@ -70,6 +70,9 @@ const loadSdk = (() => {
 
 type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Promise<Response>;
 
+/** One key per set of scopes, whatever their order: what tool lists and idle servers are kept by. */
+const scopeSetKey = (scopes: readonly string[]): string => [...scopes].sort().join(' ');
+
 /** Whether a JSON-RPC body is (or holds) an `initialize` request. */
 const isInitialize = (body: unknown): boolean =>
   (Array.isArray(body) ? body : [body]).some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
@@ -91,7 +94,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   // Keys differ only by scopes, and there are few scope sets: each one's list is built once.
   const surfaces = new Map<string, ToolSurface>();
   const surfaceFor = (scopes: readonly string[]): ToolSurface => {
-    const key = [...scopes].sort().join(' ');
+    const key = scopeSetKey(scopes);
     let surface = surfaces.get(key);
     if (!surface) {
       const visible = tools().filter((tool) => tool.requiredScopes.every((scope) => scopes.includes(scope)));
@@ -145,7 +148,7 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
     };
     const factory = ({ era, authInfo }: McpRequestContext) => {
       const { scopes } = callerOf(authInfo);
-      const key = `${era} ${[...scopes].sort().join(' ')}`;
+      const key = `${era} ${scopeSetKey(scopes)}`;
       const server = idle.get(key)?.pop() ?? build(scopes);
       server.onclose = () => {
         if (authInfo?.extra?.initialize) return;
