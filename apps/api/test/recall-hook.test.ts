@@ -49,6 +49,7 @@ function runHook(command: string, payload: unknown, env: Record<string, string>)
   const child = spawn('sh', ['-c', command], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stdin.on('error', () => {}); // the hook may exit without reading its input (no key, an event it ignores)
   child.stdin.end(JSON.stringify(payload));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, ms: performance.now() - started })));
 }
