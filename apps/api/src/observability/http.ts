@@ -36,7 +36,7 @@ export function measureRequests(metrics: AppMetrics): MiddlewareHandler<AppEnv> 
 }
 
 /** Whether `authorization` is `Bearer <token>`, compared in constant time. */
-export function bearerMatches(authorization: string | undefined, token: string): boolean {
+function bearerMatches(authorization: string | undefined, token: string): boolean {
   return matchesSecret(bearerToken(authorization), token);
 }
 

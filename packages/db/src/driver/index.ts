@@ -7,6 +7,6 @@
 export { openDatabase, type DatabaseHandle, type DatabaseOptions } from './database';
 export type { Database, Executor, Schema, Transaction } from './types';
 export { inTransaction } from './transaction';
-export { isDatabase, padded, placeholderValue, preparedOn, selectRows, sendStatement, type DriverStatement } from './statements';
+export { padded, placeholderValue, preparedOn, selectRows, sendStatement, type DriverStatement } from './statements';
 export { observeConnectionAcquisition, poolUsage, type PoolUsage, type StatementTracer } from './instrument';
 export { fastPathsOn } from './switch';
