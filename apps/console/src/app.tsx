@@ -1,5 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { AuditScreen } from './audit/AuditScreen';
+import { ConsentScreen } from './authorize/ConsentScreen';
+import { ConnectedAppsScreen } from './connected-apps/ConnectedAppsScreen';
 import { KeysScreen } from './keys/KeysScreen';
 import { MemoriesScreen } from './memories/MemoriesScreen';
 import { MemoryPage } from './memories/MemoryPage';
@@ -23,6 +25,7 @@ const ADMIN_LINKS = [
 ];
 const OWN_LINKS = [
   { to: '/keys', label: 'API keys' },
+  { to: '/connected-apps', label: 'Connected apps' },
   { to: '/transfer', label: 'Export / import' },
 ];
 
@@ -72,6 +75,8 @@ function Screen({ path, isAdmin }: { path: string; isAdmin: boolean }) {
       return isAdmin ? <AuditScreen /> : <NotFound />;
     case 'keys':
       return <KeysScreen />;
+    case 'connected-apps':
+      return <ConnectedAppsScreen isAdmin={isAdmin} />;
     case 'transfer':
       return <TransferScreen />;
     default:
@@ -100,7 +105,10 @@ export function App() {
   }, [credential, path]);
 
   if (path === '/callback') return <OidcCallback />;
-  if (!credential) return <SignInScreen />;
+  // An app's authorization request (the server's /oauth/interaction/<uid> sends the browser here): a page of its own.
+  const interaction = path.startsWith('/authorize/') ? decodeURIComponent(path.slice('/authorize/'.length)) : null;
+  if (!credential) return <SignInScreen why={interaction ? <p>An app asks to connect to your Memory Bank. Sign in to continue.</p> : undefined} />;
+  if (interaction) return <ConsentScreen key={interaction} uid={interaction} />;
   // Admin screens are decided before they render, so a member never sees one, even briefly.
   if (!known && (path.startsWith('/team') || path.startsWith('/audit'))) return <p role="status">Loading…</p>;
   return (

@@ -375,7 +375,7 @@ describe('the console in a browser', () => {
     await signInWithKey(page, member.key);
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'API keys' }).waitFor();
-    expect(await nav.getByRole('link').allTextContents()).toEqual(['Memories', 'Workstreams', 'API keys', 'Export / import']);
+    expect(await nav.getByRole('link').allTextContents()).toEqual(['Memories', 'Workstreams', 'API keys', 'Connected apps', 'Export / import']);
     for (const path of ['/console/team', '/console/audit']) {
       await page.goto(path);
       await page.getByRole('heading', { name: 'Page not found' }).waitFor();

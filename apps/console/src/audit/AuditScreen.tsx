@@ -7,7 +7,7 @@ import { ErrorAlert, LoadMore } from '../ui/QueryState';
 import { Time } from '../ui/Time';
 
 // The audited actions (GET /v1/admin/audit's description lists them; the API has no enum for it).
-const ACTIONS = ['member.add', 'member.remove', 'member.purge', 'member.role', 'memory.delete', 'memory.export', 'memory.import', 'api_key.create', 'api_key.revoke', 'org.create', 'org.update'];
+const ACTIONS = ['member.add', 'member.remove', 'member.purge', 'member.role', 'memory.delete', 'memory.export', 'memory.import', 'api_key.create', 'api_key.revoke', 'org.create', 'org.update', 'oauth.grant', 'oauth.revoke'];
 
 /** The instant a local day (`YYYY-MM-DD`, as a date input gives it) plus `days` begins, in RFC 3339. */
 function startOfDay(day: string, days: number): string {

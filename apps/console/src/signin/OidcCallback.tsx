@@ -12,7 +12,7 @@ export function OidcCallback() {
     const settings = oidcSettings();
     if (!settings) return setError('Single sign-on is not configured on this server.');
     finishOidcSignIn(settings, new URLSearchParams(window.location.search))
-      .then(() => navigate('/memories', { replace: true }))
+      .then((returnTo) => navigate(returnTo, { replace: true }))
       .catch((cause: Error) => setError(cause.message));
   }, []);
   return (

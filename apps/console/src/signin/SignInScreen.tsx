@@ -1,11 +1,19 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useLocation } from '../router';
 import { signIn } from '../session';
 import { oidcSettings, startOidcSignIn } from './oidc';
 
-export function SignInScreen() {
+/**
+ * Signing in keeps the person on the screen they asked for (a deep link, an app's consent
+ * screen): a key signs in in place, single sign-on comes back to it.
+ */
+export function SignInScreen({ why }: { why?: ReactNode }) {
   const [key, setKey] = useState('');
   const [error, setError] = useState<string | null>(null);
   const oidc = oidcSettings();
+  const { path, query } = useLocation();
+  const search = query.toString();
+  const here = search ? `${path}?${search}` : path;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -16,6 +24,7 @@ export function SignInScreen() {
   return (
     <main className="signin">
       <h1>Memory Bank</h1>
+      {why}
       <form onSubmit={submit} aria-labelledby="signin-title">
         <h2 id="signin-title">Sign in</h2>
         <label htmlFor="api-key">API key</label>
@@ -26,7 +35,7 @@ export function SignInScreen() {
       </form>
       {oidc ? (
         <p>
-          <button type="button" className="secondary" onClick={() => startOidcSignIn(oidc).catch((cause: Error) => setError(cause.message))}>
+          <button type="button" className="secondary" onClick={() => startOidcSignIn(oidc, here).catch((cause: Error) => setError(cause.message))}>
             Sign in with single sign-on
           </button>
         </p>

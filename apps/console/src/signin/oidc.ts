@@ -2,8 +2,8 @@ import { signIn } from '../session';
 
 /**
  * OIDC sign-in: authorization code with PKCE (RFC 7636) against the provider the API trusts
- * (OIDC_ISSUER), which the server names in the page's <meta> tags. The verifier and state
- * wait in sessionStorage during the round trip to the provider.
+ * (OIDC_ISSUER), which the server names in the page's <meta> tags. The verifier, the state
+ * and the screen to come back to wait in sessionStorage during the round trip to the provider.
  */
 export interface OidcSettings {
   issuer: string;
@@ -11,6 +11,13 @@ export interface OidcSettings {
 }
 
 const PENDING = 'memory-bank.oidc-pending';
+
+interface Pending {
+  verifier: string;
+  state: string;
+  /** The console path (below /console) the sign-in started on, e.g. an app's consent screen. */
+  returnTo: string;
+}
 
 export function oidcSettings(): OidcSettings | null {
   const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)?.content ?? null;
@@ -29,12 +36,12 @@ async function discover(issuer: string): Promise<{ authorization_endpoint: strin
   return (await response.json()) as { authorization_endpoint: string; token_endpoint: string };
 }
 
-export async function startOidcSignIn(settings: OidcSettings): Promise<void> {
+export async function startOidcSignIn(settings: OidcSettings, returnTo: string): Promise<void> {
   const provider = await discover(settings.issuer);
   const verifier = randomString();
   const state = randomString();
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state }));
+  sessionStorage.setItem(PENDING, JSON.stringify({ verifier, state, returnTo } satisfies Pending));
   const url = new URL(provider.authorization_endpoint);
   url.search = new URLSearchParams({
     response_type: 'code',
@@ -48,9 +55,12 @@ export async function startOidcSignIn(settings: OidcSettings): Promise<void> {
   window.location.assign(url);
 }
 
-/** Back from the provider: trades the code for tokens and signs in with the ID token (its audience is the client id). */
-export async function finishOidcSignIn(settings: OidcSettings, query: URLSearchParams): Promise<void> {
-  const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? 'null') as { verifier: string; state: string } | null;
+/**
+ * Back from the provider: trades the code for tokens and signs in with the ID token (its
+ * audience is the client id). Answers the console path the sign-in started on.
+ */
+export async function finishOidcSignIn(settings: OidcSettings, query: URLSearchParams): Promise<string> {
+  const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? 'null') as Pending | null;
   sessionStorage.removeItem(PENDING);
   const error = query.get('error');
   if (error) throw new Error(`The sign-in provider refused: ${error}`);
@@ -66,4 +76,5 @@ export async function finishOidcSignIn(settings: OidcSettings, query: URLSearchP
   const tokens = (await response.json()) as { id_token?: string };
   if (!tokens.id_token) throw new Error('The sign-in provider returned no ID token');
   signIn(tokens.id_token);
+  return pending.returnTo.startsWith('/') ? pending.returnTo : '/';
 }

@@ -1,8 +1,8 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, type Role } from '../api';
 
-export function useMembers() {
-  return useQuery({ queryKey: ['members'], queryFn: api.listMembers });
+export function useMembers({ enabled = true }: { enabled?: boolean } = {}) {
+  return useQuery({ queryKey: ['members'], queryFn: api.listMembers, enabled });
 }
 
 export function useMemberMemories(userId: string) {
