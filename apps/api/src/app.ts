@@ -47,6 +47,12 @@ import { createServices, type Services } from './services';
 import { createKeyCache, type KeyCache } from './services/authentication';
 import { createMaintenance, type Maintenance } from './services/maintenance';
 import { createOidcEnrolment } from './services/oidc-enrolment';
+import type { CredentialChanges } from './auth/credential-cache';
+import { createOAuthServer, type OAuthServer } from './oauth';
+import { requireOAuthToken } from './oauth/bearer';
+import { registerOAuthRoutes } from './oauth/routes';
+import { INTERACTION_PATH, MCP_OAUTH_PATH } from './oauth/settings';
+import { registerOAuthApiRoutes } from './routes/oauth';
 
 
 export interface AppDeps {
@@ -105,8 +111,16 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     ? createOidcAuthenticator({ db: deps.db, config, clock, logger, enrolment: createOidcEnrolment({ db: deps.db, clock, logger }) })
     : null;
   const keyCache = createKeyCache(config, logger);
+  // A change to who a credential is tells the key cache (every process) and the OAuth token cache.
+  let oauth: OAuthServer | undefined;
+  const credentials: CredentialChanges = {
+    changed: async (orgId) => {
+      oauth?.tokenCache.forget(orgId);
+      await keyCache.changed(orgId);
+    },
+  };
   const services = createServices(
-    { db: deps.db, logger, clock, config, credentials: keyCache },
+    { db: deps.db, logger, clock, config, credentials },
     {
       store,
       archiver,
@@ -121,6 +135,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     keyCache,
     oidc,
   );
+  oauth = createOAuthServer({ db: deps.db, config, clock, logger, grants: services.oauthGrants });
+  const authorizationServer = oauth;
   const limiter = createRequestLimiter(config, logger);
   const maintenance = createMaintenance({ db: deps.db, clock, logger });
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
@@ -135,6 +151,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     c.set('config', config);
     c.set('logger', logger);
     c.set('limiter', limiter);
+    c.set('oauth', authorizationServer);
     if (metrics) c.set('metrics', metrics);
     // No log line of its own: the /mcp request that carries it has one.
     if (inProcess(c)) return next();
@@ -168,6 +185,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   ].map(overHttp);
   app.use('/v1/*', ...bodies);
   app.use(MCP_PATH, ...bodies);
+  app.use(MCP_OAUTH_PATH, ...bodies);
+  app.use(`${INTERACTION_PATH}/*`, ...bodies);
 
   registerHealthRoutes(app);
   registerWellKnownRoutes(app);
@@ -180,8 +199,11 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   registerPostAdminOrg(app);
   registerDeleteAdminOrgById(app);
   registerAdminRoutes(app);
+  registerOAuthApiRoutes(app);
+  registerOAuthRoutes(app, authorizationServer);
   const mcp = registerMcpRoute(app, {
     toolTags: config.MCP_TOOL_TAGS,
+    oauth: { path: MCP_OAUTH_PATH, authenticate: requireOAuthToken(authorizationServer), resourceMetadata: authorizationServer.urls.resourceMetadata },
     // Web origins trusted for CORS are trusted for MCP too.
     allowedOrigins: [
       ...config.MCP_ALLOWED_ORIGINS,

@@ -102,10 +102,26 @@ const configSchema = z.object({
     message: 'must be the OTLP/HTTP base URL, such as http://otel-collector:4318',
   }),
   OTEL_SERVICE_NAME: z.string().min(1).default('memory-bank'),
-  PUBLIC_URL: optionalString.refine((value) => value === undefined || URL.canParse(value), {
-    message: 'must be an absolute URL such as https://memory.example.com',
-  }),
+  PUBLIC_URL: optionalString
+    .refine((value) => value === undefined || URL.canParse(value), { message: 'must be an absolute URL such as https://memory.example.com' })
+    .refine((value) => value === undefined || new URL(value).protocol === 'https:' || (new URL(value).protocol === 'http:' && isLoopbackHost(new URL(value).hostname)), {
+      message: 'must be https (plain http only for localhost, 127.0.0.1 or [::1]): OAuth clients are sent to it to sign in',
+    }),
+  /** Dynamic client registration (RFC 7591) at <PUBLIC_URL>/oauth/reg, for MCP clients without client metadata documents. */
+  OAUTH_DYNAMIC_REGISTRATION: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
+  /** Development and tests only: fetch client metadata documents from loopback addresses (still https). */
+  OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag,
 });
+
+/** Hosts that never leave the machine: plain http is acceptable for them. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** Where clients reach the service: PUBLIC_URL, else http://localhost:<PORT>. No trailing slash. */
+export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
+  return (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+}
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -39,7 +39,7 @@ export interface ErrorDetails {
   /** Seconds after which the same request may succeed (unavailable, rate_limited). */
   retryAfterSeconds?: number;
   /** An `unauthorized` caller's challenge: why the credential was refused, and where to learn how to get one. */
-  challenge?: { realm?: string; error?: 'invalid_token'; resourceMetadata?: string };
+  challenge?: { realm?: string; error?: 'invalid_token'; resourceMetadata?: string; scope?: readonly string[] };
   /** The scopes the operation needs, of which the credential lacks some (forbidden). */
   requiredScopes?: readonly string[];
   /** The methods the resource takes (method_not_allowed). */
@@ -66,8 +66,11 @@ export function notFound(what: string): AppError {
 }
 
 /** A credential that lacks one of `scopes` (RFC 6750 insufficient_scope). */
-export function insufficientScope(scopes: readonly string[], missing: readonly string[] = scopes): AppError {
-  return new AppError('forbidden', `This API key lacks the scope ${missing.join(', ')}`, { requiredScopes: scopes });
+export function insufficientScope(scopes: readonly string[], missing: readonly string[] = scopes, resourceMetadata?: string): AppError {
+  return new AppError('forbidden', `This ${resourceMetadata ? 'access token' : 'API key'} lacks the scope ${missing.join(', ')}`, {
+    requiredScopes: scopes,
+    ...(resourceMetadata && { challenge: { resourceMetadata } }),
+  });
 }
 
 /** Errors of the server or what it depends on, not of the request: never a refusal of one item among many. */

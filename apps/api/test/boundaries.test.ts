@@ -19,10 +19,11 @@ function sources(directory: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** Where the system entry point may be imported: authentication, the operator's tools, the archive, the process entry points, system health, background maintenance. */
+/** Where the system entry point may be imported: authentication (the OAuth authorization server too), the operator's tools, the archive, the process entry points, system health, background maintenance. */
 const SYSTEM_IMPORTERS = [
   /^archive\//,
   /^auth\/oidc\.ts$/,
+  /^oauth\//,
   /^services\/authentication\.ts$/,
   /^services\/operator\.ts$/,
   /^services\/system\.ts$/,

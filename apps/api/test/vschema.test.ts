@@ -61,16 +61,19 @@ describe('deploy/vitess/vschema.json', () => {
     const named = keyspaces.flatMap(([, keyspace]) => Object.keys(keyspace.tables));
     for (const table of tables) {
       expect(named.filter((name) => name === table.name), table.name).toHaveLength(1);
+      if (schema.UNSHARDED_TABLES.includes(table.name)) continue;
       const entry = sharded[0]![1].tables[table.name];
       expect(entry, `${table.name} is sharded`).toBeDefined();
       expect(entry!.column_vindexes?.[0]).toEqual({ column: TENANT_KEY.get(table.name), name: 'org_hash' });
     }
   });
 
-  it('keeps in the unsharded keyspace only the lookup tables of its vindexes and the migrations journal', () => {
+  it('keeps in the unsharded keyspace only the lookup tables of its vindexes, the migrations journal and the unsharded tables', () => {
     const [globalName, global] = unsharded[0]!;
     const lookups = Object.values(sharded[0]![1].vindexes ?? {}).flatMap((vindex) => (vindex.params?.table ? [vindex.params.table] : []));
-    expect(Object.keys(global.tables).sort()).toEqual([...lookups.map((table) => table.replace(`${globalName}.`, '')), '__drizzle_migrations'].sort());
+    expect(Object.keys(global.tables).sort()).toEqual(
+      [...lookups.map((table) => table.replace(`${globalName}.`, '')), '__drizzle_migrations', ...schema.UNSHARDED_TABLES].sort(),
+    );
     for (const lookup of lookups) expect(lookup.startsWith(`${globalName}.`)).toBe(true);
   });
 
@@ -90,7 +93,7 @@ describe('deploy/vitess/vschema.json', () => {
   it('has no key that two orgs could both hold, except through a lookup vindex', () => {
     const [, keyspace] = sharded[0]!;
     const lookupColumns = Object.values(keyspace.vindexes ?? {}).flatMap((vindex) => (vindex.owner ? [`${vindex.owner}.${vindex.params!.from}`] : []));
-    for (const table of tables) {
+    for (const table of tables.filter((candidate) => !schema.UNSHARDED_TABLES.includes(candidate.name))) {
       const keys = [
         ...table.primaryKeys.map((key) => key.columns.map((column) => column.name)),
         ...table.columns.filter((column) => column.primary).map((column) => [column.name]),

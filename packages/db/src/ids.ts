@@ -10,6 +10,7 @@ export const ID_PREFIXES = {
   memoryContext: 'mctx',
   workstream: 'ws',
   auditEvent: 'aud',
+  oauthKey: 'oak',
 } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 

@@ -26,3 +26,4 @@ export * from './queries/audit';
 export * from './queries/oidc';
 export * from './queries/idempotency';
 export * from './queries/recall';
+export * from './queries/oauth';

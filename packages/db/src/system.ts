@@ -19,3 +19,4 @@ export * from './system/statistics';
 export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export * from './system/health';
 export * from './system/idempotency';
+export * from './system/oauth';

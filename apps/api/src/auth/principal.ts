@@ -8,8 +8,8 @@ import { AppError } from '../errors';
  */
 export interface Principal {
   readonly scope: OwnerScope;
-  /** How the caller signed in: an API key (`keyId` set), an OpenID Connect token, or the operator acting for the user (CLI). */
-  readonly via: 'api_key' | 'oidc' | 'operator';
+  /** How the caller signed in: an API key (`keyId` set), an OpenID Connect token, an OAuth access token (/mcp/oauth only), or the operator acting for the user (CLI). */
+  readonly via: 'api_key' | 'oidc' | 'oauth' | 'operator';
   readonly keyId: string | null;
   readonly scopes: readonly ApiKeyScope[];
   /** The recall budget of the API key, in characters; null: the default (OIDC sign-ins too). */

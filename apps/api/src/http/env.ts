@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config';
 import type { AppMetrics } from '../observability/metrics';
+import type { OAuthServer } from '../oauth';
 import type { Services } from '../services';
 import type { RequestLimiter } from './limits';
 
@@ -33,6 +34,8 @@ export interface AppVariables {
   limiter: RequestLimiter;
   /** Present when metrics are on. */
   metrics?: AppMetrics;
+  /** The MCP authorization server (oauth/). */
+  oauth: OAuthServer;
 }
 
 export type AppEnv = { Bindings: AppBindings; Variables: AppVariables };

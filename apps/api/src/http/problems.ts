@@ -62,9 +62,14 @@ export function problemHeaders(error: AppError): Record<string, string> {
     const parts = [`realm="${challenge?.realm ?? REALM}"`];
     if (challenge?.error) parts.push(`error="${challenge.error}"`);
     if (challenge?.resourceMetadata) parts.push(`resource_metadata="${challenge.resourceMetadata}"`);
+    if (challenge?.scope) parts.push(`scope="${challenge.scope.join(' ')}"`);
     headers['WWW-Authenticate'] = `Bearer ${parts.join(', ')}`;
   }
-  if (requiredScopes) headers['WWW-Authenticate'] = `Bearer realm="${REALM}", error="insufficient_scope", scope="${requiredScopes.join(' ')}"`;
+  if (requiredScopes) {
+    const parts = [`realm="${REALM}"`, 'error="insufficient_scope"', `scope="${requiredScopes.join(' ')}"`];
+    if (challenge?.resourceMetadata) parts.push(`resource_metadata="${challenge.resourceMetadata}"`);
+    headers['WWW-Authenticate'] = `Bearer ${parts.join(', ')}`;
+  }
   if (allowedMethods) headers.Allow = allowedMethods.join(', ');
   if (bodyUnread) headers.Connection = 'close';
   return headers;

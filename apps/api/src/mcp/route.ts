@@ -1,7 +1,9 @@
 import type { AuthInfo, CallToolResult, McpHandlerRequestOptions, McpRequestContext, ServerContext } from '@modelcontextprotocol/server';
+import type { Context, MiddlewareHandler } from 'hono';
 import { requireScopes } from '../auth/bearer';
-import { AppError } from '../errors';
-import type { ApiApp } from '../http/env';
+import { defaultScopes } from '../auth/principal';
+import { AppError, insufficientScope } from '../errors';
+import type { ApiApp, AppEnv } from '../http/env';
 import { problemResponse } from '../http/errors';
 import { BEARER_SCHEME } from '../http/route';
 import { UNKNOWN_TOOL, type ToolCallOutcome } from '../observability/metrics';
@@ -14,7 +16,7 @@ import { MCP_PATH } from './path';
 
 export { MCP_PATH };
 /** Operator and key-management operations are never tools, whatever MCP_TOOL_TAGS says. */
-const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System'];
+const NEVER_EXPOSED_TAGS = ['Operator', 'API keys', 'Org', 'System', 'OAuth'];
 
 /**
  * How long a 2026-07-28 client may reuse a tools, prompts or resource-templates list. They
@@ -29,6 +31,8 @@ const IDLE_SERVERS = 64;
 
 export interface McpOptions {
   toolTags: readonly string[];
+  /** The endpoint for OAuth clients (/mcp/oauth), when the authorization server is on. */
+  oauth?: { path: string; authenticate: MiddlewareHandler<AppEnv>; resourceMetadata: string };
   allowedOrigins: readonly string[];
   serverInfo: { name: string; version: string };
   /** Counts each tools/call by tool name (from the catalog, else 'unknown') and outcome (metrics). */
@@ -72,6 +76,26 @@ type McpEndpoint = (request: Request, options: McpHandlerRequestOptions) => Prom
 
 /** One key per set of scopes, whatever their order: what tool lists and idle servers are kept by. */
 const scopeSetKey = (scopes: readonly string[]): string => [...scopes].sort().join(' ');
+
+/**
+ * The request body as JSON, or undefined when it is not JSON (the SDK answers that with its
+ * JSON-RPC parse error). The body middleware size-checked and read it; read once, kept.
+ */
+async function parsedBodyOf(c: Context<AppEnv>): Promise<unknown> {
+  const text = await c.req.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tool a single JSON-RPC `tools/call` request names, if the body is one. */
+const toolCallOf = (body: unknown): string | undefined => {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+};
 
 /** Whether a JSON-RPC body is (or holds) an `initialize` request. */
 const isInitialize = (body: unknown): boolean =>
@@ -179,7 +203,12 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
   };
   let endpoint: Promise<McpEndpoint> | undefined;
 
-  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), async (c) => {
+  /**
+   * Serves one MCP request of the authenticated `principal`; `visibleScopes` decide which
+   * tools it is shown (its own scopes for an API key; its role's for an OAuth token, whose
+   * calls beyond its scopes are refused before they reach the SDK, for step-up).
+   */
+  const serveMcp = async (c: Context<AppEnv>, visibleScopes: readonly string[]): Promise<Response> => {
     const serve = await (endpoint ??= createEndpoint());
     const principal = c.get('principal');
     const headers = new Headers({ 'x-request-id': c.get('requestId') });
@@ -192,25 +221,39 @@ export function registerMcpRoute(app: ApiApp, options: McpOptions): McpBridge {
       // authentication, rate limits, deadlines or body checks (http/in-process.ts).
       dispatch: (request) => app.fetch(request, { channel: 'mcp', principal }),
     };
-    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...principal.scopes], extra: { caller } };
-    // The body was size-checked and read by the body middleware; what is not JSON goes to
-    // the SDK as it came, for its JSON-RPC parse error.
-    const text = await c.req.text();
-    let parsedBody: unknown;
-    try {
-      parsedBody = JSON.parse(text);
-    } catch {
-      parsedBody = undefined;
-    }
+    const authInfo: AuthInfo = { token: '', clientId: principal.keyId ?? principal.scope.userId, scopes: [...visibleScopes], extra: { caller } };
+    const parsedBody = await parsedBodyOf(c);
     // A server that answers `initialize` is not pooled afterwards (see the factory).
     if (isInitialize(parsedBody)) authInfo.extra = { ...authInfo.extra, initialize: true };
-    const request = parsedBody === undefined ? new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text }) : c.req.raw;
+    const request = parsedBody === undefined ? new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: await c.req.text() }) : c.req.raw;
     const response = await serve(request, { authInfo, ...(parsedBody !== undefined && { parsedBody }) });
     // Rebuilt through the context, so headers set earlier (x-request-id, RateLimit) are kept;
     // a JSON answer as text, which the Node adapter writes at once rather than as a stream.
     const json = response.headers.get('content-type')?.startsWith('application/json');
     return c.newResponse(json ? await response.text() : response.body, response);
-  });
+  };
+
+  app.post(MCP_PATH, requireAllowedOrigin(options.allowedOrigins), requireScopes([], { advertiseResourceMetadata: true }), (c) => serveMcp(c, c.get('principal').scopes));
+
+  const { oauth } = options;
+  if (oauth) {
+    app.post(oauth.path, requireAllowedOrigin(options.allowedOrigins), oauth.authenticate, async (c) => {
+      const principal = c.get('principal');
+      // Step-up (MCP authorization): a call beyond the token's scopes is an HTTP 403 naming
+      // every scope the tool needs, so the client asks the person for them in one go.
+      const call = toolCallOf(await parsedBodyOf(c));
+      const tool = call ? tools().find((candidate) => candidate.definition.name === call) : undefined;
+      const held: readonly string[] = principal.scopes;
+      if (tool && !tool.requiredScopes.every((scope) => held.includes(scope))) {
+        const missing = tool.requiredScopes.filter((scope) => !held.includes(scope));
+        throw insufficientScope(tool.requiredScopes, missing, oauth.resourceMetadata);
+      }
+      return serveMcp(c, defaultScopes(principal.scope.role));
+    });
+    app.on(['GET', 'DELETE'], oauth.path, (c) =>
+      problemResponse(c, new AppError('method_not_allowed', 'The MCP endpoint takes POST only (stateless Streamable HTTP)', { allowedMethods: ['POST'] })),
+    );
+  }
 
   // Stateless: no server-initiated stream to GET, no session to DELETE.
   app.on(['GET', 'DELETE'], MCP_PATH, (c) =>

@@ -31,11 +31,13 @@ export type AuditAction =
   | 'memory.export'
   | 'memory.import'
   | 'api_key.create'
-  | 'api_key.revoke';
+  | 'api_key.revoke'
+  | 'oauth.grant'
+  | 'oauth.revoke';
 
 export interface AuditEntry {
   action: AuditAction;
-  targetType: 'org' | 'user' | 'memory' | 'api_key';
+  targetType: 'org' | 'user' | 'memory' | 'api_key' | 'oauth_grant';
   targetId: string | null;
   /** How many of what the action touched, e.g. { memories: 12, contexts: 30 }. Never content. */
   counts?: Record<string, number>;

@@ -13,6 +13,7 @@ import { createMemoryService } from './memory';
 import { createMemoryRedaction } from './memory-redaction';
 import { createMemoryTransferService } from './memory-transfer';
 import { createOperatorService } from './operator';
+import { createOAuthGrantService } from './oauth-grants';
 import { createOrgService } from './orgs';
 import { createRecallService } from './recall';
 import { createSystemService } from './system';
@@ -43,6 +44,7 @@ export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: Ke
     authentication: createAuthentication(deps, keys, oidc),
     members,
     orgs: createOrgService(deps),
+    oauthGrants: createOAuthGrantService(deps),
     operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),
     memory,
     memoryTransfer: createMemoryTransferService(deps, memory),

@@ -1,4 +1,4 @@
-import { purgeExpiredIdempotencyKeysEverywhere } from '@memory-bank/db/system';
+import { deleteExpiredOAuthRecords, purgeExpiredIdempotencyKeysEverywhere } from '@memory-bank/db/system';
 import { errorForLog } from '../logger';
 import { IDEMPOTENCY_LIMITS } from '../limits';
 import type { ServiceDeps } from './deps';
@@ -13,8 +13,10 @@ export type Maintenance = ReturnType<typeof createMaintenance>;
 /**
  * Housekeeping the request path should not pay for, in the background of the API process:
  * expired Idempotency-Keys are deleted here in bounded batches (a keyed save used to
- * send a DELETE of its own after every write). Nothing here is needed for correctness —
- * an expired key is treated as absent wherever it is read — only to keep the table small.
+ * send a DELETE of its own after every write), and so are the authorization server's
+ * expired records (codes, tokens, sessions, unused client registrations). Nothing here is
+ * needed for correctness — what expired is treated as absent wherever it is read — only to
+ * keep the tables small.
  */
 export function createMaintenance({ db, clock, logger }: Pick<ServiceDeps, 'db' | 'clock' | 'logger'>) {
   let timer: NodeJS.Timeout | undefined;
@@ -29,6 +31,11 @@ export function createMaintenance({ db, clock, logger }: Pick<ServiceDeps, 'db' 
       deleted += result.deleted;
       if (!result.full) break;
     }
+    for (let pass = 0; pass < PURGE.passes; pass++) {
+      const expired = await deleteExpiredOAuthRecords(db, clock.now(), PURGE.batch);
+      deleted += expired;
+      if (expired < PURGE.batch) break;
+    }
     return deleted;
   }
 
@@ -37,9 +44,9 @@ export function createMaintenance({ db, clock, logger }: Pick<ServiceDeps, 'db' 
       running = runOnce()
         .then(
           (deleted) => {
-            if (deleted > 0) logger.info({ deleted }, 'expired idempotency keys deleted');
+            if (deleted > 0) logger.info({ deleted }, 'expired idempotency keys and authorization records deleted');
           },
-          (error: unknown) => logger.warn({ error: errorForLog(error) }, 'could not delete expired idempotency keys; retrying later'),
+          (error: unknown) => logger.warn({ error: errorForLog(error) }, 'could not delete expired idempotency keys and authorization records; retrying later'),
         )
         .finally(() => {
           running = undefined;

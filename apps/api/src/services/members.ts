@@ -1,5 +1,6 @@
 import {
   countActiveOwners,
+  deleteUserOAuthRecords,
   inTransaction,
   insertUser,
   isDuplicateKey,
@@ -164,7 +165,14 @@ export function createMembersService({ db, clock, credentials }: Pick<ServiceDep
         await setUserRole(tx, org, userId, role);
         // A member's key never carries the admin scope; a promoted member gets it on new keys only.
         const keysChanged = role === 'member' ? await withdrawAdminScope(tx, org, userId) : 0;
-        await recordAudit(tx, clock, org, actorOf(principal), { action: 'member.role', targetType: 'user', targetId: userId, counts: { keys_changed: keysChanged } });
+        // Connected apps were allowed under the old role: the member connects them again.
+        const appsRevoked = await deleteUserOAuthRecords(tx, org, userId);
+        await recordAudit(tx, clock, org, actorOf(principal), {
+          action: 'member.role',
+          targetType: 'user',
+          targetId: userId,
+          counts: { keys_changed: keysChanged, connected_apps_revoked: appsRevoked },
+        });
         return { ...target, role };
       });
       // Cached key holders carry the role and scopes: forget them here and in other processes.
@@ -195,6 +203,7 @@ export function createMembersService({ db, clock, credentials }: Pick<ServiceDep
         const now = clock.now();
         await markUserRemoved(tx, org, userId, now);
         const keysRevoked = await revokeUserKeys(tx, org, userId, now);
+        const appsRevoked = await deleteUserOAuthRecords(tx, org, userId);
         const result = options.keepData
           ? { counts: { memories: 0, contexts: 0, workstreams: 0, segments: 0 }, objectKeys: [] }
           : await purge(tx, org, userId, true);
@@ -202,7 +211,7 @@ export function createMembersService({ db, clock, credentials }: Pick<ServiceDep
           action: 'member.remove',
           targetType: 'user',
           targetId: userId,
-          counts: { keys_revoked: keysRevoked, ...result.counts },
+          counts: { keys_revoked: keysRevoked, connected_apps_revoked: appsRevoked, ...result.counts },
         });
         return { user: { ...target, removedAt: now }, keysRevoked, ...result };
       });

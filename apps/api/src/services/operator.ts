@@ -1,5 +1,6 @@
 import {
   deleteOrgAudit,
+  deleteOrgOAuthRecords,
   deleteOrgRow,
   findOrgUserByEmail,
   findUser,
@@ -93,6 +94,8 @@ export function createOperatorService(
         const footprint = await orgFootprint(tx, org);
         const workstreams = await purgeOrgWorkstreams(tx, org, clock.now());
         await deleteOrgAudit(tx, org);
+        // The authorization server's tables are unsharded, without a foreign key to the org.
+        await deleteOrgOAuthRecords(tx, org);
         await deleteOrgRow(tx, org);
         const counts = {
           memories: footprint.memories,

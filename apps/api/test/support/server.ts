@@ -1,5 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,6 +43,20 @@ export interface TestServerOptions {
   extend?: (app: MemoryBankApp['app']) => void;
   /** Traces requests, statements and object-store calls with this tracer. */
   tracer?: AppDeps['tracer'];
+  /**
+   * PUBLIC_URL set to the server's own http://127.0.0.1:<port> (the OAuth issuer is derived
+   * from it): the port is chosen before the app is built.
+   */
+  ownPublicUrl?: boolean;
+}
+
+/** A free loopback port: the system picks it for a listener that closes at once. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
 /** The real app on a real port, against the real test database. */
@@ -50,6 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const own = options.ownDatabase ? await createMigratedDatabase(inject('databaseServerUrl'), 'own') : null;
   const databaseUrl = own?.url ?? options.databaseUrl ?? inject('databaseUrl');
   const archiveDir = await mkdtemp(join(tmpdir(), 'mb-archive-'));
+  const port = options.ownPublicUrl ? await freePort() : 0;
   const config = loadConfig({
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'silent',
@@ -59,6 +74,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Tests send bursts on one key; the rate limits are tested where a test sets them.
     RATE_LIMIT_KEY_PER_SECOND: '0',
     RATE_LIMIT_ORG_PER_SECOND: '0',
+    ...(options.ownPublicUrl && { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }),
     ...options.env,
   });
   const database = openDatabase(databaseUrl, {
@@ -77,12 +93,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   });
   if (options.startArchiver) built.archiver.start();
   options.extend?.(built.app);
-  const server = serveApp(built.app, { port: 0, hostname: '127.0.0.1' });
+  const server = serveApp(built.app, { port, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-  const { port } = server.address() as AddressInfo;
   return {
     ...built,
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     httpServer: server,
     database,
     config,

@@ -17,10 +17,11 @@ import { statementShape } from './sql-recorder.mjs';
  * only by an entry of ALLOWED, each with its reason.
  */
 
-/** The column that names the org, for every table of the schema: `orgs` is keyed by its id, every other table carries org_id. */
+/** The column that names the org, for every sharded table of the schema (all but UNSHARDED_TABLES): `orgs` is keyed by its id, every other table carries org_id. */
 export const TENANT_KEY: ReadonlyMap<string, string> = new Map(
   Object.values(schema)
     .filter((value) => is(value, MySqlTable))
+    .filter((table) => !schema.UNSHARDED_TABLES.includes(getTableConfig(table as MySqlTable).name))
     .map((table) => {
       const config = getTableConfig(table);
       const key = config.name === 'orgs' ? 'id' : config.columns.find((column) => column.name === 'org_id')?.name;
@@ -70,6 +71,16 @@ export const ALLOWED: readonly AllowedStatement[] = [
     patterns: [
       /\bfrom `api_keys` inner join `users` on .* where \(`api_keys`\.`key_hash` = \?/i,
       /\bfrom `users`(?: inner join `orgs` on `orgs`\.`id` = `users`\.`org_id`)? where \(`users`\.`oidc_issuer` = \? and `users`\.`oidc_subject` = \?\)$/i,
+    ],
+  },
+  {
+    by: 'the MCP authorization server (system/oauth.ts)',
+    reason:
+      'an OAuth account is a user id: storing a token or grant records the account\'s org beside it, and a token names its holder by user id ' +
+      'before any org is known (like an API key); under Vitess a scatter read of one row by its globally unique id',
+    patterns: [
+      /^select `org_id` from `users` where `users`\.`id` = \?$/i,
+      /^select `users`\.`org_id`, `users`\.`id`, `users`\.`role`, `users`\.`email`, `orgs`\.`redact_memory_secrets` from `users` inner join `orgs` on `orgs`\.`id` = `users`\.`org_id` where \(`users`\.`id` = \? and `users`\.`removed_at` is null\)$/i,
     ],
   },
   {

@@ -5,3 +5,4 @@ export * from './workstreams';
 export * from './audit';
 export * from './idempotency';
 export * from './memory-search';
+export * from './oauth';

@@ -26,7 +26,7 @@ export const getAdminAuditRoute = authedRoute(['admin'], {
   tags: ['Admin'],
   summary: 'Read the audit trail',
   description:
-    "Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, member.role, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke.",
+    "Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, member.role, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke, oauth.grant (a person allowed a connected app), oauth.revoke (a connected app was revoked).",
   request: {
     query: z.object({
       limit: limitParam(100, 'Page size'),
