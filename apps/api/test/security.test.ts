@@ -121,6 +121,11 @@ const ROUTES: ProtectedRoute[] = [
     scopes: ['admin'],
   },
   { method: 'GET', template: '/v1/admin/audit', path: () => '/v1/admin/audit', scopes: ['admin'] },
+  // Connected apps and the console's consent API: grants of other people and browsers are covered in mcp-oauth.test.ts.
+  { method: 'GET', template: '/v1/oauth/grants', path: () => '/v1/oauth/grants', scopes: ['keys:manage'] },
+  { method: 'DELETE', template: '/v1/oauth/grants/{id}', path: () => '/v1/oauth/grants/no-such-grant', scopes: ['keys:manage'] },
+  { method: 'GET', template: '/oauth/interaction/{uid}/consent', path: () => '/oauth/interaction/no-such-interaction/consent', scopes: [] },
+  { method: 'POST', template: '/oauth/interaction/{uid}/consent', path: () => '/oauth/interaction/no-such-interaction/consent', body: { decision: 'deny' }, scopes: [] },
 ];
 
 describeRouteSecurity('security of every protected route', () => server, ROUTES);

@@ -401,6 +401,11 @@ const MATRIX: MatrixRow[] = [
     expect: users(200, 404, { member: 403 }),
   },
   { route: 'GET /v1/admin/audit', call: (c) => c.get('/v1/admin/audit'), expect: users(200, 200, { member: 403 }) },
+  // Revoking real grants, another person's included, is in mcp-oauth.test.ts (it needs the OAuth flow).
+  { route: 'GET /v1/oauth/grants', call: (c) => c.get('/v1/oauth/grants'), expect: users(200, 200) },
+  { route: 'GET /v1/oauth/grants (all=true)', call: (c) => c.get('/v1/oauth/grants?all=true'), expect: users(200, 200, { member: 403 }) },
+  { route: "GET /v1/oauth/grants (a member's)", call: (c) => c.get(`/v1/oauth/grants?user_id=${member.userId}`), expect: users(200, 404, { member: 200 }) },
+  { route: 'DELETE /v1/oauth/grants/{id} (unknown)', call: (c) => c.delete('/v1/oauth/grants/no-such-grant'), expect: users(404, 404) },
   {
     route: 'POST /v1/admin/orgs',
     call: (c) => c.post('/v1/admin/orgs', { body: { name: 'matrix org', owner: { email: `o-${Math.random()}@example.test` } } }),

@@ -57,11 +57,14 @@ export function createConsent({ db, clock, urls, provider }: ConsentDeps) {
     return { oidc, interaction, client };
   }
 
-  /** The scopes asked for that this person's credential may give (the agent's two when none are named). */
-  function scopesFor(requested: unknown, principal: Principal): ApiKeyScope[] {
+  /** The API scopes asked for (the agent's two when none are named). */
+  function requestedScopes(requested: unknown): ApiKeyScope[] {
     const named = typeof requested === 'string' ? requested.split(' ').filter(grantable) : [];
-    return (named.length > 0 ? named : [...AGENT_SCOPES]).filter((scope) => principal.scopes.includes(scope));
+    return named.length > 0 ? named : [...AGENT_SCOPES];
   }
+
+  /** The scopes asked for that this person's credential may give. */
+  const scopesFor = (requested: unknown, principal: Principal): ApiKeyScope[] => requestedScopes(requested).filter((scope) => principal.scopes.includes(scope));
 
   /** The person's existing grant for this client that covers `scopes`, if any. */
   async function rememberedGrant(principal: Principal, clientId: string, scopes: readonly string[]) {
@@ -118,6 +121,9 @@ export function createConsent({ db, clock, urls, provider }: ConsentDeps) {
         (remembered ? await oidc.Grant.find(remembered.id) : undefined) ??
         new oidc.Grant({ accountId, clientId: client.clientId });
       grant.addResourceScope(urls.resource, scopes.join(' '));
+      // What the person may not give is refused for good, so it is not asked for again.
+      const refused = requestedScopes(interaction.params.scope).filter((scope) => !scopes.includes(scope));
+      if (refused.length > 0) grant.rejectResourceScope(urls.resource, refused.join(' '));
       const oidcScopes = String(interaction.params.scope ?? '').split(' ').filter((scope) => scope === 'openid' || scope === 'offline_access');
       if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
       const grantId = await grant.save();
