@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { hasErrorCode, MEMORY_SCOPES } from '@memory-bank/db';
-import { describeDatabase, ensureDatabase, migrateDatabase, migrationStatus, openDatabase, recountOwnerStatistics, statisticsOwners, type DatabaseHandle } from '@memory-bank/db/system';
+import { describeDatabase, ensureDatabase, listOAuthKeys, migrateDatabase, migrationStatus, openDatabase, recountOwnerStatistics, statisticsOwners, type DatabaseHandle } from '@memory-bank/db/system';
+import { addOAuthKeys, retireOAuthKeys } from './oauth/keys';
 import type { Logger } from 'pino';
 import { ulid } from 'ulid';
 import { z, type ZodType } from 'zod';
@@ -215,6 +216,17 @@ const COMMANDS: Record<string, CommandSpec> = {
       return totals;
     },
   },
+  'oauth rotate-keys': {
+    usage: '[--retire]',
+    summary: "adds a new signing key and cookie secret for the MCP authorization server (--retire: deletes all but each kind's newest)",
+    detail:
+      'The newest key signs (ID tokens, cookies); every stored key still verifies. A running replica reads the keys when it first serves OAuth, so restart the replicas after adding one, and retire the old ones once every replica runs with the new one and a sign-in session lifetime has passed (docs/operations.md#mcp-authorization-server). Access tokens are opaque, looked up in the database: no key change affects them.',
+    run: async ({ database }, options) => {
+      if (options.retire === 'true') return { retired: await retireOAuthKeys(database.db) };
+      await addOAuthKeys(database.db, systemClock);
+      return { keys: (await listOAuthKeys(database.db)).map((key) => ({ id: key.id, kind: key.kind, created_at: key.createdAt.toISOString() })) };
+    },
+  },
   doctor: {
     usage: '[--repair]',
     summary: 'checks migrations, FULLTEXT indexes, search statistics, archive backlog, segment integrity and orphans; exit 1 if unhealthy',
@@ -272,6 +284,7 @@ async function main(argv: string[]): Promise<number> {
       workstream: { type: 'string' },
       scope: { type: 'string' },
       repair: { type: 'boolean' },
+      retire: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
     },
@@ -300,9 +313,9 @@ async function main(argv: string[]): Promise<number> {
   let built: MemoryBankApp | undefined;
   const app = () => (built ??= createApp({ db: database.db, config, logger }));
   try {
-    const { help: _help, version: _version, repair, ...strings } = values;
+    const { help: _help, version: _version, repair, retire, ...strings } = values;
     const operand = spec.operand && positionals[words] !== undefined ? { [spec.operand.name]: positionals[words] } : {};
-    const options: Options = { ...strings, ...operand, ...(repair ? { repair: 'true' } : {}) };
+    const options: Options = { ...strings, ...operand, ...(repair ? { repair: 'true' } : {}), ...(retire ? { retire: 'true' } : {}) };
     const result = await spec.run({ config, database, logger, app }, options);
     const { output, exitCode } =
       result && typeof result === 'object' && 'exitCode' in result ? (result as { output: unknown; exitCode: number }) : { output: result, exitCode: 0 };

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOAuthKeys } from '@memory-bank/db/system';
 import { isFetchableAddress } from '../src/oauth/client-documents';
+import { addOAuthKeys, retireOAuthKeys } from '../src/oauth/keys';
 import { bodyOf, expectStatus } from './support/http';
 import { authorize, CookieBrowser, pkce, registerClient, startCallbackServer, tokenRequest } from './support/oauth';
 import { startTestServer, type TestServer } from './support/server';
@@ -546,6 +548,36 @@ describe('expiry', () => {
       expect(await timed.maintenance.runOnce()).toBeGreaterThan(0);
     } finally {
       await timed.close();
+    }
+  });
+});
+
+describe('keys', () => {
+  it('live in the database: every replica publishes the same keys; rotation adds one that signs, retiring keeps the newest', async () => {
+    const first = await startTestServer({ ownPublicUrl: true, ownDatabase: true });
+    try {
+      const jwks = async (url: string) => ((await (await fetch(`${url}/oauth/jwks`)).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
+      const before = await jwks(first.url);
+      expect(before).toHaveLength(1);
+      const replica = await startTestServer({ ownPublicUrl: true, databaseUrl: first.config.DATABASE_URL });
+      try {
+        expect(await jwks(replica.url)).toEqual(before);
+      } finally {
+        await replica.close();
+      }
+      await addOAuthKeys(first.database.db, { now: () => new Date(Date.now() + 1000) });
+      const restarted = await startTestServer({ ownPublicUrl: true, databaseUrl: first.config.DATABASE_URL });
+      try {
+        const after = await jwks(restarted.url);
+        expect(after).toHaveLength(2);
+        expect(after[1]).toBe(before[0]);
+        expect(await retireOAuthKeys(first.database.db)).toHaveLength(2);
+        expect((await listOAuthKeys(first.database.db)).map((key) => key.kind).sort()).toEqual(['cookie', 'signing']);
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await first.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { newId, type Database } from '@memory-bank/db';
-import { insertOAuthKey, listOAuthKeys } from '@memory-bank/db/system';
+import { deleteOAuthKey, insertOAuthKey, listOAuthKeys } from '@memory-bank/db/system';
 import type { JWK } from 'oidc-provider';
 import type { Clock } from '../clock';
 
@@ -39,4 +39,16 @@ export async function loadOAuthKeys(db: Database, clock: Clock): Promise<OAuthKe
     signing: newestFirst.filter((row) => row.kind === 'signing').map((row) => JSON.parse(row.secret) as JWK),
     cookies: newestFirst.filter((row) => row.kind === 'cookie').map((row) => row.secret),
   };
+}
+
+/** Deletes every key but the newest of each kind; the ids it deleted. */
+export async function retireOAuthKeys(db: Database): Promise<string[]> {
+  const newestFirst = [...(await listOAuthKeys(db))].reverse();
+  const kept = new Set<string>();
+  const retired: string[] = [];
+  for (const key of newestFirst) {
+    if (!kept.has(key.kind)) kept.add(key.kind);
+    else if (await deleteOAuthKey(db, key.id)) retired.push(key.id);
+  }
+  return retired;
 }
