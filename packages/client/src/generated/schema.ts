@@ -21,6 +21,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/oauth/interaction/{uid}/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an app asks for
+         * @description For the console's consent screen: the client, org and scopes of the authorization request this browser started (its interaction cookie names it). 404 when it expired or belongs to another browser.
+         */
+        get: operations["getOAuthConsent"];
+        put?: never;
+        /**
+         * Allow or deny an app
+         * @description Allows (a grant of the asked scopes your credential holds, remembered for this app) or denies (`access_denied` to the app). Answers where the browser goes next.
+         */
+        post: operations["postOAuthConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -50,7 +74,7 @@ export interface paths {
         };
         /**
          * Read the audit trail
-         * @description Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, member.role, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke.
+         * @description Destructive admin actions, exports and imports of memories, key creation and revocation, and member changes in your org, newest first. Actions: org.create, org.update (a setting changed), member.add, member.remove, member.purge, member.role, memory.delete, memory.export, memory.import, api_key.create, api_key.revoke, oauth.grant (a person allowed a connected app), oauth.revoke (a connected app was revoked).
          */
         get: operations["getAdminAudit"];
         put?: never;
@@ -336,6 +360,46 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List connected apps
+         * @description The OAuth clients (Claude, ChatGPT, …) you allowed to use Memory Bank through /mcp/oauth, newest first. Admins: `user_id` lists a member's, `all=true` the whole org's.
+         */
+        get: operations["getOAuthGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/oauth/grants/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a connected app
+         * @description Deletes the grant and every token issued under it: the app is refused from its next request. Admins may revoke any member's.
+         */
+        delete: operations["deleteOAuthGrantById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -835,6 +899,49 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        OAuthConsentRequest: {
+            client: {
+                client_id: string;
+                client_name: string | null;
+                client_uri: string | null;
+                /** @description The host the person is sent back to. */
+                redirect_host: string;
+                /** @description Whether that host differs from the client's own (its client id's or client_uri's host). */
+                redirect_host_differs: boolean;
+            };
+            org: {
+                id: string;
+                name: string;
+            };
+            /** @description The person already allowed this client these scopes. */
+            remembered: boolean;
+            scopes: {
+                description: string;
+                /** @enum {string} */
+                scope: "memory:read" | "memory:write" | "hooks:write" | "workstreams:read" | "workstreams:write" | "keys:manage" | "admin";
+            }[];
+            user: {
+                id: string;
+                role: string;
+            };
+        };
+        OAuthGrant: {
+            /** @example https://claude.ai/oauth/mcp-oauth-client-metadata */
+            client_id: string;
+            /** @description The name the client gave itself, as the consent screen showed it. */
+            client_name: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @example Xk3v… */
+            id: string;
+            /**
+             * Format: date-time
+             * @description The last request with one of its access tokens (to the minute).
+             */
+            last_used_at: string | null;
+            scopes: string[];
+            user_id: string;
+        };
         Org: {
             /** Format: date-time */
             created_at: string;
@@ -1138,6 +1245,210 @@ export interface operations {
             /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
             431: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The authorization request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthConsentRequest"];
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postOAuthConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    decision: "allow" | "deny";
+                };
+            };
+        };
+        responses: {
+            /** @description Where to send the browser. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        redirect_to: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3256,6 +3567,204 @@ export interface operations {
             };
             /** @description The credentials are valid but lack the scope or role this operation needs. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOAuthGrants: {
+        parameters: {
+            query?: {
+                /** @description Admins: every member's connected apps. */
+                all?: "true" | "false";
+                /** @description Admins: this member's connected apps. */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connected apps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        grants: components["schemas"]["OAuthGrant"][];
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteOAuthGrantById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
