@@ -1,4 +1,4 @@
-import { createMemoryBankClient, FIELD_LIMITS, MemoryBankError, ok, type components } from '@memory-bank/client';
+import { createMemoryBankClient, FIELD_LIMITS, MemoryBankError, ok, type components, type operations } from '@memory-bank/client';
 import { currentCredential } from './session';
 
 /**
@@ -23,37 +23,15 @@ export type User = Schemas['User'];
 export type Role = User['role'];
 export type Scope = Memory['scope'];
 export type ApiKeyScope = ApiKey['scopes'][number];
+export type OAuthGrant = Schemas['OAuthGrant'];
+export type ConsentRequest = Schemas['OAuthConsentRequest'];
+export type ConsentDecision = operations['postOAuthConsent']['requestBody']['content']['application/json']['decision'];
 
 /** The scopes a key can be given, in the order the form lists them. */
 export const API_KEY_SCOPES = ['memory:read', 'memory:write', 'hooks:write', 'workstreams:read', 'workstreams:write', 'keys:manage', 'admin'] as const satisfies readonly ApiKeyScope[];
 // Fails to compile when the API gains a scope the list lacks.
 const everyScopeListed: Exclude<ApiKeyScope, (typeof API_KEY_SCOPES)[number]> extends never ? true : never = true;
 void everyScopeListed;
-
-// Provisional, until the OAuth routes are in the OpenAPI document (then: its schemas).
-export interface OAuthGrant {
-  id: string;
-  client_id: string;
-  client_name: string | null;
-  scopes: string[];
-  created_at: string;
-  last_used_at: string | null;
-  user_id: string;
-}
-export interface ConsentRequest {
-  client: { client_id: string; client_name: string | null; client_uri: string | null; redirect_host: string; redirect_host_differs: boolean };
-  org: { id: string; name: string };
-  user: { id: string; email: string | null; role: Role };
-  scopes: { scope: string; description: string }[];
-  remembered: boolean;
-}
-export type ConsentDecision = 'allow' | 'deny';
-
-async function sendJson<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = body === undefined ? { method } : { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
-  const response = await client.send(new Request(client.baseUrl + path, init));
-  return (response.status === 204 ? undefined : await response.json()) as T;
-}
 
 export interface MemoryFilters {
   tag?: string | undefined;
@@ -110,13 +88,14 @@ export const api = {
   },
   importMemories: (file: Blob) => client.importMemories(file),
 
-  listGrants: async (all: boolean) => (await sendJson<{ grants: OAuthGrant[] }>('GET', `/v1/oauth/grants${all ? '?all=true' : ''}`)).grants,
+  /** The signed-in person's connected apps, or (admins, `all`) the whole org's. */
+  listGrants: async (all: boolean) => (await ok(client.GET('/v1/oauth/grants', { params: { query: all ? { all: 'true' } : {} } }))).grants,
   revokeGrant: async (id: string) => {
-    await sendJson('DELETE', `/v1/oauth/grants/${encodeURIComponent(id)}`);
+    await client.DELETE('/v1/oauth/grants/{id}', { params: { path: { id } } });
   },
   /** What an app asks for in a pending authorization; the interaction's cookie goes with it (same origin). */
-  getConsent: (uid: string) => sendJson<ConsentRequest>('GET', `/oauth/interaction/${encodeURIComponent(uid)}/consent`),
-  decideConsent: (uid: string, decision: ConsentDecision) => sendJson<{ redirect_to: string }>('POST', `/oauth/interaction/${encodeURIComponent(uid)}/consent`, { decision }),
+  getConsent: (uid: string) => ok(client.GET('/oauth/interaction/{uid}/consent', { params: { path: { uid } } })),
+  decideConsent: (uid: string, decision: ConsentDecision) => ok(client.POST('/oauth/interaction/{uid}/consent', { params: { path: { uid } }, body: { decision } })),
 
   listKeys: async () => (await ok(client.GET('/v1/api-keys'))).api_keys,
   createKey: (body: { name: string; scopes: ApiKeyScope[] }) => ok(client.POST('/v1/api-keys', { body })),
