@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../../api/test/support/server'
 import { bodyOf } from '../../api/test/support/http';
 import { createTenant, type TestTenant } from '../../api/test/support/tenants';
 import { checkScreen, launchBrowser, openPage } from './support/browser';
+import { authorizationRequest, redeemCode, registerApp } from './support/oauth';
 
 const CLIENT_ID = 'memory-bank-console';
 const EMAIL = 'oidc-user@example.test';
@@ -22,7 +23,7 @@ beforeAll(async () => {
   await provider.issuer.keys.generate('RS256');
   await provider.start(0, '127.0.0.1');
   const issuer = provider.issuer.url!;
-  [server, browser] = await Promise.all([startTestServer({ env: { OIDC_ISSUER: issuer, OIDC_AUDIENCE: CLIENT_ID } }), launchBrowser()]);
+  [server, browser] = await Promise.all([startTestServer({ ownPublicUrl: true, env: { OIDC_ISSUER: issuer, OIDC_AUDIENCE: CLIENT_ID } }), launchBrowser()]);
   tenant = await createTenant(server.services, server.url, 'OIDC org');
   provider.service.on('beforeTokenSigning', (token) => {
     Object.assign(token.payload, { sub: 'oidc-user-1', org_id: tenant.orgId, email: EMAIL, email_verified: true });
@@ -66,6 +67,30 @@ describe('OIDC sign-in in the console', () => {
     expect(bodyOf(await tenant.owner.api.get(`/v1/admin/members/${user!.id}/memories`), 200).memories).toHaveLength(1);
     // A member: no admin screens.
     expect(await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).count()).toBe(0);
+  });
+
+  it('comes back to an app’s consent screen after the round trip to the provider', async () => {
+    const app = await registerApp(server.url, 'Single sign-on app');
+    try {
+      const tab = await openPage(browser, server.url); // a tab signed in to nothing
+      const request = authorizationRequest(server.url, app);
+      await tab.page.goto(request.url);
+      await tab.page.waitForURL(/\/console\/authorize\/[^/]+$/);
+      const consentScreen = tab.page.url();
+      await tab.page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+      await tab.page.getByRole('heading', { name: 'Allow Single sign-on app to use your Memory Bank?', level: 1 }).waitFor();
+      expect(tab.page.url()).toBe(consentScreen);
+      const members = bodyOf(await tenant.owner.api.get('/v1/org/members'), 200).members;
+      await tab.page.getByText(members.find((member) => member.email === EMAIL)!.id).waitFor();
+      await tab.page.getByRole('button', { name: 'Allow' }).click();
+      await tab.page.waitForURL((url) => url.href.startsWith(app.redirectUri));
+      const back = new URL(tab.page.url()).searchParams;
+      expect(back.get('state')).toBe(request.state);
+      expect((await redeemCode(server.url, app, request.verifier, back.get('code')!)).access_token).toBeTruthy();
+      expect(tab.problems).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 
   it('had no script errors and no CSP violations', () => {

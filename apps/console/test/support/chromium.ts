@@ -9,10 +9,13 @@ export const SYSTEM_CHROMIUMS = ['/usr/bin/chromium', '/usr/bin/chromium-browser
 /** A system Chromium runs as root in CI: no sandbox then. */
 const SYSTEM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'];
 /**
- * @sparticuz/chromium's flags are for serverless functions; these two would switch off the
- * same-origin policy and mixed-content blocking, which the console's tests rely on.
+ * @sparticuz/chromium's flags are for serverless functions; of them, two would switch off the
+ * same-origin policy and mixed-content blocking, which the console's tests rely on, and
+ * --single-process lets one browser context's cookies go with another's fetch() requests
+ * (a tab in a fresh context sent the first context's authorization-server session cookie
+ * instead of its own interaction cookie).
  */
-const NOT_IN_TESTS = new Set(['--disable-web-security', '--allow-running-insecure-content']);
+const NOT_IN_TESTS = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
 
 interface LaunchOptions {
   executablePath: string;
