@@ -100,6 +100,17 @@ describe('the consent screen', () => {
     await redeemCode(server.url, app, request.verifier, query.get('code')!);
   });
 
+  it('says when the signed-in key can give none of what the app asks for, and the app is refused', async () => {
+    const app = await apps.register(server.url, 'Greedy app');
+    const hooksOnly = await tenant.keyWithScopes(member, ['hooks:write']);
+    const page = await freshPage();
+    await authorizeSigningIn(page, app, hooksOnly.key);
+    await page.getByText('your account cannot give any of what Greedy app asks for').waitFor();
+    expect(await page.getByRole('list', { name: 'It will be able to' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Allow' }).click();
+    expect((await backAtApp(page, app)).get('error')).toBe('access_denied');
+  });
+
   it('says so when the request has expired or belongs to another browser', async () => {
     const page = await freshPage();
     await page.goto('/console/authorize/no-such-interaction');

@@ -14,13 +14,17 @@ function ConsentDetails({ request }: { request: ConsentRequest }) {
         {name} asks to use your memories in <strong>{request.org.name}</strong>. You are signed in as <code>{request.user.id}</code> ({request.user.role}).
       </p>
       <h2 id="consent-scopes">It will be able to</h2>
-      <ul aria-labelledby="consent-scopes" className="scopes">
-        {request.scopes.map((scope) => (
-          <li key={scope.scope}>
-            {scope.description} <code>{scope.scope}</code>
-          </li>
-        ))}
-      </ul>
+      {request.scopes.length ? (
+        <ul aria-labelledby="consent-scopes" className="scopes">
+          {request.scopes.map((scope) => (
+            <li key={scope.scope}>
+              {scope.description} <code>{scope.scope}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>Nothing: your account cannot give any of what {name} asks for, so it will be refused either way.</p>
+      )}
       {request.client.redirect_host_differs ? (
         <p className="warning">
           {name} will send you back to <strong>{request.client.redirect_host}</strong>.
