@@ -19,7 +19,7 @@ import { bodyBudget, limitBodies } from './http/bodies';
 import { corsMiddleware } from './http/cors';
 import { inProcess, overHttp } from './http/in-process';
 import { registerWellKnownRoutes } from './routes/system/well-known';
-import type { ApiApp, AppEnv } from './http/env';
+import { answeredStatus, type ApiApp, type AppEnv } from './http/env';
 import { requestDeadlines } from './http/deadlines';
 import { onError, problemResponse } from './http/errors';
 import { createRequestLimiter } from './http/rate-limit';
@@ -163,7 +163,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
         req_id: c.get('requestId'),
         method: c.req.method,
         route: c.req.routePath,
-        status: c.res.status,
+        status: answeredStatus(c),
         ms: Math.round((performance.now() - started) * 10) / 10,
       },
       'request',

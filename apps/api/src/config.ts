@@ -43,6 +43,13 @@ const redactPatterns = z
     }
   });
 
+const isSecureOrLoopback = (url: URL) => url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+
+/** Hosts that never leave the machine: plain http is acceptable for them. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 const configSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -104,7 +111,7 @@ const configSchema = z.object({
   OTEL_SERVICE_NAME: z.string().min(1).default('memory-bank'),
   PUBLIC_URL: optionalString
     .refine((value) => value === undefined || URL.canParse(value), { message: 'must be an absolute URL such as https://memory.example.com' })
-    .refine((value) => value === undefined || new URL(value).protocol === 'https:' || (new URL(value).protocol === 'http:' && isLoopbackHost(new URL(value).hostname)), {
+    .refine((value) => value === undefined || !URL.canParse(value) || isSecureOrLoopback(new URL(value)), {
       message: 'must be https (plain http only for localhost, 127.0.0.1 or [::1]): OAuth clients are sent to it to sign in',
     }),
   /** Dynamic client registration (RFC 7591) at <PUBLIC_URL>/oauth/reg, for MCP clients without client metadata documents. */
@@ -112,11 +119,6 @@ const configSchema = z.object({
   /** Development and tests only: fetch client metadata documents from loopback addresses (still https). */
   OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag,
 });
-
-/** Hosts that never leave the machine: plain http is acceptable for them. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
 
 /** Where clients reach the service: PUBLIC_URL, else http://localhost:<PORT>. No trailing slash. */
 export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {

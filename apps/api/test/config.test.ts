@@ -17,6 +17,7 @@ describe('configuration', () => {
     ['LOG_LEVEL', 'loud'],
     ['MEMORY_BANK_OPERATOR_TOKEN', 'short'],
     ['PUBLIC_URL', 'not a url'],
+    ['PUBLIC_URL', 'http://memory.example.com'],
     ['REQUEST_TIMEOUT_MS', '-1'],
     ['SHUTDOWN_DRAIN_MS', '-1'],
     ['SHUTDOWN_DRAIN_MS', 'ten seconds'],

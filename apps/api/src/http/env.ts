@@ -40,3 +40,12 @@ export interface AppVariables {
 
 export type AppEnv = { Bindings: AppBindings; Variables: AppVariables };
 export type ApiApp = OpenAPIHono<AppEnv>;
+
+/**
+ * The status a request was answered with: the Node response's when a handler wrote it
+ * directly (the authorization server under /oauth does), else the context's.
+ */
+export function answeredStatus(c: { env?: AppBindings; res: Response }): number {
+  const outgoing = c.env?.outgoing;
+  return outgoing?.headersSent ? outgoing.statusCode : c.res.status;
+}

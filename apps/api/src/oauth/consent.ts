@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findOrg, inTransaction, listOAuthGrants, nameOAuthGrantClient, type ApiKeyScope, type Database, type Role } from '@memory-bank/db';
+import { findOrg, findUser, inTransaction, listOAuthGrants, nameOAuthGrantClient, type ApiKeyScope, type Database, type Role } from '@memory-bank/db';
 import { keepOAuthClient } from '@memory-bank/db/system';
 import type Provider from 'oidc-provider';
 import type { Principal } from '../auth/principal';
@@ -18,7 +18,7 @@ export interface BrowserExchange {
 export interface ConsentRequest {
   client: { clientId: string; clientName: string | null; clientUri: string | null; redirectHost: string; redirectHostDiffers: boolean };
   org: { id: string; name: string };
-  user: { id: string; role: Role };
+  user: { id: string; email: string | null; role: Role };
   scopes: { scope: ApiKeyScope; description: string }[];
   /** The person already allowed this client these scopes: the console goes on without asking. */
   remembered: boolean;
@@ -85,7 +85,7 @@ export function createConsent({ db, clock, urls, provider }: ConsentDeps) {
       requireSignedIn(principal);
       const { interaction, client } = await interactionOf(browser, uid);
       const scopes = scopesFor(interaction.params.scope, principal);
-      const org = await findOrg(db, principal.scope);
+      const [org, user] = await Promise.all([findOrg(db, principal.scope), findUser(db, principal.scope, principal.scope.userId)]);
       const redirect = new URL(String(interaction.params.redirect_uri));
       const clientHost = URL.canParse(client.clientId) ? new URL(client.clientId).host : client.clientUri && URL.canParse(client.clientUri) ? new URL(client.clientUri).host : null;
       return {
@@ -97,7 +97,7 @@ export function createConsent({ db, clock, urls, provider }: ConsentDeps) {
           redirectHostDiffers: clientHost !== redirect.host,
         },
         org: { id: principal.scope.orgId, name: org?.name ?? '' },
-        user: { id: principal.scope.userId, role: principal.scope.role },
+        user: { id: principal.scope.userId, email: user?.email ?? null, role: principal.scope.role },
         scopes: scopes.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
         remembered: scopes.length > 0 && (await rememberedGrant(principal, client.clientId, scopes)) !== undefined,
       };

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { AppError } from '../errors';
 import { problemResponse } from '../http/errors';
-import type { ApiApp, AppEnv } from '../http/env';
+import { answeredStatus, type ApiApp, type AppEnv } from '../http/env';
 import { UNMATCHED_ROUTE, type AppMetrics } from './metrics';
 import { bearerToken, matchesSecret } from '../auth/bearer';
 
@@ -30,7 +30,7 @@ export function measureRequests(metrics: AppMetrics): MiddlewareHandler<AppEnv> 
     try {
       await next();
     } finally {
-      done(routeTemplate(c), c.res.status);
+      done(routeTemplate(c), answeredStatus(c));
     }
   };
 }

@@ -11,7 +11,7 @@ function ConsentDetails({ request }: { request: ConsentRequest }) {
   return (
     <>
       <p>
-        {name} asks to use your memories in <strong>{request.org.name}</strong>. You are signed in as <code>{request.user.id}</code> ({request.user.role}).
+        {name} asks to use your memories in <strong>{request.org.name}</strong>. You are signed in as <code>{request.user.email ?? request.user.id}</code> ({request.user.role}).
       </p>
       <h2 id="consent-scopes">It will be able to</h2>
       {request.scopes.length ? (

@@ -921,8 +921,10 @@ export interface components {
                 scope: "memory:read" | "memory:write" | "hooks:write" | "workstreams:read" | "workstreams:write" | "keys:manage" | "admin";
             }[];
             user: {
+                email: string | null;
                 id: string;
-                role: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "member";
             };
         };
         OAuthGrant: {

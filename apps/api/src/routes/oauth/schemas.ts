@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { API_KEY_SCOPES } from '@memory-bank/db';
+import { API_KEY_SCOPES, ROLES } from '@memory-bank/db';
 import type { ConnectedApp } from '../../services/oauth-grants';
 
 export const GrantSchema = z
@@ -34,7 +34,7 @@ export const ConsentRequestSchema = z
       redirect_host_differs: z.boolean().openapi({ description: "Whether that host differs from the client's own (its client id's or client_uri's host)." }),
     }),
     org: z.object({ id: z.string(), name: z.string() }),
-    user: z.object({ id: z.string(), role: z.string() }),
+    user: z.object({ id: z.string(), email: z.string().nullable(), role: z.enum(ROLES) }),
     scopes: z.array(z.object({ scope: z.enum(API_KEY_SCOPES), description: z.string() })),
     remembered: z.boolean().openapi({ description: 'The person already allowed this client these scopes.' }),
   })
