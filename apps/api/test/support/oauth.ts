@@ -96,7 +96,6 @@ export interface Authorized {
  * cookies), and the way back to the client. No screen: the browser test drives the real one.
  */
 export async function authorize(options: AuthorizeOptions): Promise<Authorized> {
-  const browser = options.browser ?? new CookieBrowser();
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
   const query = new URLSearchParams({
@@ -110,7 +109,23 @@ export async function authorize(options: AuthorizeOptions): Promise<Authorized> 
     ...(options.resource !== null && { resource: options.resource ?? `${options.baseUrl}/mcp/oauth` }),
     ...options.extra,
   });
-  const start = await browser.follow(`${options.baseUrl}/oauth/auth?${query}`, options.baseUrl);
+  const callback = await answerAuthorizationRequest({ ...options, authorizationUrl: `${options.baseUrl}/oauth/auth?${query}` });
+  return { callback, verifier, state };
+}
+
+export interface AnswerOptions extends Pick<AuthorizeOptions, 'baseUrl' | 'key' | 'decision' | 'browser'> {
+  /** An authorization request a client built (the authorization endpoint's URL with its query). */
+  authorizationUrl: string;
+}
+
+/**
+ * The person's part of an authorization request a client made: the server's redirects, the
+ * console's consent when it asks, and the redirects back. Answers where the server sent the
+ * browser at the end (the client's redirect URI with its query), without visiting it.
+ */
+export async function answerAuthorizationRequest(options: AnswerOptions): Promise<URL> {
+  const browser = options.browser ?? new CookieBrowser();
+  const start = await browser.follow(options.authorizationUrl, options.baseUrl);
   let landed = new URL(start.url);
   const consentPage = /^\/console\/authorize\/([^/]+)$/.exec(landed.pathname);
   if (consentPage) {
@@ -128,7 +143,7 @@ export async function authorize(options: AuthorizeOptions): Promise<Authorized> 
     const { redirect_to: next } = (await decided.json()) as { redirect_to: string };
     landed = new URL((await browser.follow(next, options.baseUrl)).url);
   }
-  return { callback: landed, verifier, state };
+  return landed;
 }
 
 /** The token endpoint, as a public client calls it. */

@@ -51,7 +51,7 @@ export interface TestServerOptions {
 }
 
 /** A free loopback port: the system picks it for a listener that closes at once. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
   const { port } = probe.address() as AddressInfo;
