@@ -87,7 +87,8 @@ describe('discovery', () => {
   });
 
   it('the protected resource metadata names the resource and this authorization server', async () => {
-    const res = await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp/oauth`);
+    const res = await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp/oauth`, { headers: { origin: 'https://inspector.example' } });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(await res.json()).toMatchObject({
       resource: resource(),
       authorization_servers: [`${server.url}/oauth`],
@@ -98,8 +99,9 @@ describe('discovery', () => {
 
   it('the authorization server metadata, at the RFC 8414 and the OpenID locations', async () => {
     for (const url of [`${server.url}/.well-known/oauth-authorization-server/oauth`, `${server.url}/oauth/.well-known/openid-configuration`]) {
-      const res = await fetch(url);
+      const res = await fetch(url, { headers: { origin: 'https://inspector.example' } });
       expect(res.status, url).toBe(200);
+      expect(['*', 'https://inspector.example'], url).toContain(res.headers.get('access-control-allow-origin'));
       const metadata = (await res.json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({
         issuer: `${server.url}/oauth`,

@@ -59,7 +59,8 @@ export function registerOAuthRoutes(app: ApiApp, oauth: OAuthServer) {
         resource_documentation: `${new URL(oauth.urls.resource).origin}/docs`,
       },
       200,
-      { 'Cache-Control': 'public, max-age=3600' },
+      // Public metadata, read by browser-based MCP clients too.
+      { 'Cache-Control': 'public, max-age=3600', 'Access-Control-Allow-Origin': '*' },
     ),
   );
 
