@@ -48,7 +48,7 @@ async function main(): Promise<void> {
 
   const server = serveApp(app, { port: config.PORT, logger, ...(config.HOST ? { hostname: config.HOST } : {}) }, (info) => {
     const base = config.PUBLIC_URL ?? `http://${config.HOST && config.HOST !== '0.0.0.0' && config.HOST !== '::' ? config.HOST : 'localhost'}:${info.port}`;
-    logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp` }, 'listening');
+    logger.info({ url: base, port: info.port, docs: `${base}/docs`, openapi: `${base}/openapi.json`, mcp: `${base}/mcp`, mcp_oauth: `${base}/mcp/oauth` }, 'listening');
     flushLogsSync(logger);
     // For people: stdout carries only JSON log lines.
     // Without the operator token the provisioning route answers 404 like any unknown path: say so here.
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       ? ''
       : 'POST /v1/admin/orgs is off: set MEMORY_BANK_OPERATOR_TOKEN (24+ characters) and restart to turn it on, or create an org with `pnpm cli orgs create --name <name> --owner-email <email>` (same DATABASE_URL as the server).\n';
     process.stderr.write(
-      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp\nWeb console: ${base}/console\n${operatorRoute}`,
+      `Memory Bank is listening on ${base}\nAPI reference: ${base}/docs  (OpenAPI 3.1: ${base}/openapi.json)\nMCP (Streamable HTTP): ${base}/mcp with an API key, ${base}/mcp/oauth for OAuth clients (Claude, ChatGPT)\nWeb console: ${base}/console\n${operatorRoute}`,
     );
   });
   const requests = trackInFlight(server);
