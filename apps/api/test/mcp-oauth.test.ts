@@ -49,10 +49,21 @@ async function connect(user: TestUser, scope = 'memory:read memory:write', brows
   const flow = await authorize({ baseUrl: server.url, clientId, redirectUri: callback.redirectUri, key: user.key, scope, ...(browser && { browser }) });
   const code = flow.callback.searchParams.get('code');
   expect(code, flow.callback.href).toBeTruthy();
-  const token = await tokenRequest(server.url, { grant_type: 'authorization_code', code: code!, redirect_uri: callback.redirectUri, client_id: clientId, code_verifier: flow.verifier });
+  const token = await redeem(flow);
   expect(token.status, JSON.stringify(token.body)).toBe(200);
   return { access: String(token.body.access_token), refresh: String(token.body.refresh_token) };
 }
+
+/** The token request for an authorization's code, as a public client sends it. */
+const redeem = (flow: { callback: URL; verifier: string }, extra: Record<string, string> = {}, baseUrl = server.url, id = clientId) =>
+  tokenRequest(baseUrl, {
+    grant_type: 'authorization_code',
+    code: flow.callback.searchParams.get('code')!,
+    redirect_uri: callback.redirectUri,
+    client_id: id,
+    code_verifier: flow.verifier,
+    ...extra,
+  });
 
 let rpcId = 1;
 async function mcp(path: string, token: string | null, method: string, params: Record<string, unknown> = {}) {
@@ -400,15 +411,16 @@ describe('bad input: the OAuth error the RFCs name, never a 500, never a redirec
     }
   });
 
+  it('a request without scope gets the agent scopes', async () => {
+    const member = await tenant.addMember('member');
+    const flow = await authorize({ baseUrl: server.url, clientId, redirectUri: callback.redirectUri, key: member.key, scope: null });
+    const token = await redeem(flow);
+    expect(token.body.scope).toBe('memory:read memory:write');
+  });
+
   it('a request without resource gets the MCP resource', async () => {
     const flow = await authorize({ baseUrl: server.url, clientId, redirectUri: callback.redirectUri, key: tenant.owner.key, resource: null });
-    const token = await tokenRequest(server.url, {
-      grant_type: 'authorization_code',
-      code: flow.callback.searchParams.get('code')!,
-      redirect_uri: callback.redirectUri,
-      client_id: clientId,
-      code_verifier: flow.verifier,
-    });
+    const token = await redeem(flow);
     expect(token.status).toBe(200);
     expect((await mcp('/mcp/oauth', String(token.body.access_token), 'tools/list')).status).toBe(200);
   });
@@ -527,13 +539,7 @@ describe('expiry', () => {
       const unused = await register();
       const flow = await authorize({ baseUrl: timed.url, clientId: used, redirectUri: callback.redirectUri, key: owner.key });
       ahead = 61_000;
-      const late = await tokenRequest(timed.url, {
-        grant_type: 'authorization_code',
-        code: flow.callback.searchParams.get('code')!,
-        redirect_uri: callback.redirectUri,
-        client_id: used,
-        code_verifier: flow.verifier,
-      });
+      const late = await redeem(flow, {}, timed.url, used);
       expect(late).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
       ahead = 25 * 3600 * 1000;

@@ -56,7 +56,7 @@ describe('the consent screen', () => {
     const page = await freshPage();
     const request = await authorizeSigningIn(page, app, member.key);
     await page.getByText('Consent org').waitFor();
-    await page.getByText(member.userId).waitFor();
+    await page.getByText(member.email).waitFor();
     const scopes = page.getByRole('list', { name: 'It will be able to' });
     await expect.poll(() => scopes.getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('memory:read'), expect.stringContaining('memory:write')]);
     expect(await scopes.textContent()).toContain('Read and search your memories');

@@ -37,7 +37,10 @@ export function registerOAuthRoutes(app: ApiApp, oauth: OAuthServer) {
     const { incoming, outgoing } = browserExchange(c);
     incoming.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
     incoming.headers['x-forwarded-host'] = issuer.host;
-    const search = new URL(c.req.url).search;
+    const url = new URL(c.req.url);
+    // RFC 6749 §3.3: a request without `scope` gets the agent's (oidc-provider would grant none).
+    if (path === '/auth' && c.req.method === 'GET' && !url.searchParams.has('scope')) url.searchParams.set('scope', AGENT_SCOPES.join(' '));
+    const search = url.search;
     Object.assign(incoming, { originalUrl: `${OAUTH_PATH}${path}${search}`, url: `${path}${search}` });
     const provider = await oauth.provider();
     await provider.callback()(incoming, outgoing);

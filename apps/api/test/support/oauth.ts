@@ -76,7 +76,8 @@ export interface AuthorizeOptions {
   redirectUri: string;
   /** The person's console credential (an API key). */
   key: string;
-  scope?: string;
+  /** Default: the agent scopes; null: no `scope` parameter. */
+  scope?: string | null;
   resource?: string | null;
   decision?: 'allow' | 'deny';
   browser?: CookieBrowser;
@@ -105,7 +106,7 @@ export async function authorize(options: AuthorizeOptions): Promise<Authorized> 
     code_challenge: challenge,
     code_challenge_method: 'S256',
     state,
-    scope: options.scope ?? 'memory:read memory:write',
+    ...(options.scope !== null && { scope: options.scope ?? 'memory:read memory:write' }),
     ...(options.resource !== null && { resource: options.resource ?? `${options.baseUrl}/mcp/oauth` }),
     ...options.extra,
   });

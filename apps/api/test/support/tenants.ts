@@ -4,6 +4,7 @@ import { client, type Client } from './http';
 
 export interface TestUser {
   userId: string;
+  email: string;
   orgId: string;
   role: Role;
   key: string;
@@ -26,25 +27,26 @@ const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${co
 export async function createTenant(services: Services, baseUrl: string, name = 'Test org'): Promise<TestTenant> {
   const provisioned = await services.operator.provision({ name, ownerEmail: uniqueEmail('owner') }, 'test-setup');
   const orgId = provisioned.org.id;
-  const asUser = (userId: string, role: Role, key: string, keyId: string): TestUser => ({
+  const asUser = (userId: string, email: string, role: Role, key: string, keyId: string): TestUser => ({
     userId,
+    email,
     orgId,
     role,
     key,
     keyId,
     api: client(baseUrl, key),
   });
-  const owner = asUser(provisioned.user.id, 'owner', provisioned.apiKey.key, provisioned.apiKey.record.id);
+  const owner = asUser(provisioned.user.id, provisioned.user.email, 'owner', provisioned.apiKey.key, provisioned.apiKey.record.id);
   return {
     orgId,
     owner,
     async addMember(role: Role = 'member') {
       const added = await services.operator.addMember(orgId, { email: uniqueEmail(role), role }, 'test-setup');
-      return asUser(added.user.id, role, added.apiKey.key, added.apiKey.record.id);
+      return asUser(added.user.id, added.user.email, role, added.apiKey.key, added.apiKey.record.id);
     },
     async keyWithScopes(user, scopes) {
       const issued = await services.operator.issueKey(user.userId, { name: `scoped ${scopes.join(' ')}`, scopes }, 'test-setup');
-      return asUser(user.userId, user.role, issued.key, issued.record.id);
+      return asUser(user.userId, user.email, user.role, issued.key, issued.record.id);
     },
   };
 }
