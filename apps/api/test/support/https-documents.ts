@@ -1,4 +1,5 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ export interface HttpsDocuments {
   certificateFile: string;
   /** Serves the document `build` makes from its own URL at `path`; answers that URL. */
   serve(path: string, build: (url: string) => unknown): string;
+  /** Answers `path` with `respond` (a redirect, an oversized or slow body); answers its URL. */
+  answer(path: string, respond: (response: ServerResponse, origin: string) => void): string;
   /** How many times `path` was fetched. */
   fetches(path: string): number;
   close(): Promise<void>;
@@ -40,12 +43,15 @@ export async function startHttpsDocuments(): Promise<HttpsDocuments> {
   await writeFile(certificateFile, pems.cert);
 
   const documents = new Map<string, string>();
+  const answers = new Map<string, (response: ServerResponse, origin: string) => void>();
   const counts = new Map<string, number>();
   const server = createServer({ key: pems.private, cert: pems.cert }, (request, response) => {
     const path = new URL(request.url ?? '/', 'https://127.0.0.1').pathname;
     counts.set(path, (counts.get(path) ?? 0) + 1);
     const document = documents.get(path);
-    if (request.method !== 'GET' || document === undefined) response.writeHead(404).end();
+    const answer = answers.get(path);
+    if (request.method === 'GET' && answer) answer(response, origin);
+    else if (request.method !== 'GET' || document === undefined) response.writeHead(404).end();
     else response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' }).end(document);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -57,6 +63,10 @@ export async function startHttpsDocuments(): Promise<HttpsDocuments> {
       const url = `${origin}${path}`;
       documents.set(path, JSON.stringify(build(url)));
       return url;
+    },
+    answer(path, respond) {
+      answers.set(path, respond);
+      return `${origin}${path}`;
     },
     fetches: (path) => counts.get(path) ?? 0,
     async close() {
