@@ -226,25 +226,31 @@ describe('tokens', () => {
     expect(bodyOf(await member.api.get('/v1/oauth/grants'), 200).grants.map((grant) => grant.scopes)).toEqual([['memory:read', 'memory:write']]);
   });
 
-  it("one person's token never reaches another's memories (same org or another org)", async () => {
+  it("one person's token never reaches another's memories (same org or another org): the same answer as a missing id, and nothing changed", async () => {
     const victim = await tenant.addMember('member');
     const colleague = await tenant.addMember('member');
     const outsider = (await createTenant(server.services, server.url, 'Outsider org')).owner;
     const secret = bodyOf(await victim.api.post('/v1/memory', { body: { content: 'victim secret oauth note' } }), 201);
-    const answers = [];
+    const probes: [string, Record<string, unknown>][] = [
+      ['getMemoryById', {}],
+      ['patchMemoryById', { content: 'overwritten by an attacker' }],
+      ['deleteMemoryById', {}],
+    ];
+    const shape = (res: Awaited<ReturnType<typeof callTool>>) => ({ ...(res.body as any).result.structuredContent, request_id: undefined });
     for (const attacker of [colleague, outsider]) {
-      const tokens = await connect(attacker);
-      const read = await callTool(tokens.access, 'getMemoryById', { id: secret.id });
-      answers.push((read.body as any).result);
-      const search = await callTool(tokens.access, 'getMemorySearch', { q: 'victim secret oauth' });
+      const { access } = await connect(attacker);
+      for (const [tool, args] of probes) {
+        const theirs = await callTool(access, tool, { id: secret.id, ...args });
+        const missing = await callTool(access, tool, { id: 'mem_01ARZ3NDEKTSV4RRFFQ69G5FAV', ...args });
+        expect((theirs.body as any).result.isError, tool).toBe(true);
+        expect(shape(theirs), tool).toEqual(shape(missing));
+        expect(shape(theirs).status, tool).toBe(404);
+      }
+      const search = await callTool(access, 'getMemorySearch', { q: 'victim secret oauth' });
       expect(JSON.stringify((search.body as any).result)).not.toContain('victim secret');
-      const removed = await callTool(tokens.access, 'deleteMemoryById', { id: secret.id });
-      expect((removed.body as any).result.isError).toBe(true);
+      const list = await callTool(access, 'getMemory', {});
+      expect(JSON.stringify((list.body as any).result)).not.toContain('victim secret');
     }
-    const missing = await callTool((await connect(outsider)).access, 'getMemoryById', { id: 'mem_01ARZ3NDEKTSV4RRFFQ69G5FAV' });
-    const shape = (result: any) => ({ ...result.structuredContent, request_id: undefined });
-    expect(shape(answers[0])).toEqual(shape((missing.body as any).result));
-    expect(shape(answers[1])).toEqual(shape((missing.body as any).result));
     expect(bodyOf(await victim.api.get(`/v1/memory/${secret.id}` as '/v1/memory/{id}'), 200).content).toBe('victim secret oauth note');
   });
 });
