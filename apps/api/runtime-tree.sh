@@ -9,7 +9,9 @@ set -eu
 target=$1
 deploy=$(mktemp -d)
 trap 'rm -rf "$deploy"' EXIT
-pnpm --filter @memory-bank/api deploy --prod --offline "$deploy/api" >/dev/null
+# --prefer-offline: the cache answers what it holds; metadata it lacks (a dependency added since
+# the cache was filled) comes from the registry.
+pnpm --filter @memory-bank/api deploy --prod --prefer-offline "$deploy/api" >/dev/null
 mkdir -p "$target/apps/api"
 cp -a drizzle "$target/"
 cp -a "$deploy/api/node_modules" "$deploy/api/package.json" apps/api/launch.mjs apps/api/dist "$target/apps/api/"
