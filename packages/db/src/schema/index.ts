@@ -6,3 +6,4 @@ export * from './audit';
 export * from './idempotency';
 export * from './memory-search';
 export * from './oauth';
+export * from './maintenance';

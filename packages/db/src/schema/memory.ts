@@ -1,4 +1,4 @@
-import { char, index, mediumtext, mysqlEnum, mysqlTable, smallint, text, tinyint, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
+import { boolean, char, index, int, mediumtext, mysqlEnum, mysqlTable, smallint, text, tinyint, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, jsonColumn, timestamp } from './columns';
 import { orgIdColumn, userIdColumn } from './orgs';
 
@@ -53,6 +53,21 @@ export const memory = mysqlTable(
      * collide in a UNIQUE index.
      */
     importKey: char('import_key', { length: 64 }),
+    /**
+     * SHA-256 (hex) of the normalised content (NFC, case folded, whitespace collapsed:
+     * memory-dedupe.ts), by which a save finds an equal live memory of its owner. NULL only
+     * for memories saved before it existed, until the start-up backfill reaches them.
+     */
+    contentKey: char('content_key', { length: 64 }),
+    /** The memory that replaced this one (POST with `supersedes`); NULL while it is current. */
+    supersededBy: idColumn('superseded_by'),
+    /** When it stops being read and is deleted by the maintenance loop; NULL: never. */
+    expiresAt: timestamp('expires_at'),
+    /** Pinned memories come first at session start and are kept by retention. */
+    pinned: boolean('pinned').notNull().default(false),
+    /** How often an agent was given it (recall, or read over MCP), and when last. */
+    useCount: int('use_count', { unsigned: true }).notNull().default(0),
+    lastUsedAt: timestamp('last_used_at'),
     createdAt: timestamp('created_at').notNull(),
     updatedAt: timestamp('updated_at').notNull(),
   },
@@ -60,6 +75,13 @@ export const memory = mysqlTable(
     index(MEMORY_INDEXES.owner).on(t.orgId, t.userId, t.id),
     index(MEMORY_INDEXES.orgScope).on(t.orgId, t.scope, t.id),
     uniqueIndex('memory_import_key').on(t.orgId, t.userId, t.importKey),
+    index('memory_content_key').on(t.orgId, t.contentKey),
+    // The memories a memory replaced (history, deleting a chain).
+    index('memory_superseded_by').on(t.orgId, t.supersededBy),
+    // What is due: expired memories, for the maintenance loop.
+    index('memory_expiry').on(t.expiresAt),
+    // Retention: an org's memories by last change.
+    index('memory_org_updated').on(t.orgId, t.updatedAt),
   ],
 );
 

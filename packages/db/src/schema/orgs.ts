@@ -1,4 +1,4 @@
-import { boolean, index, mysqlEnum, mysqlTable, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
+import { boolean, index, mysqlEnum, mysqlTable, smallint, uniqueIndex, varchar } from 'drizzle-orm/mysql-core';
 import { idColumn, timestamp } from './columns';
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
@@ -10,6 +10,12 @@ export const orgs = mysqlTable('orgs', {
   createdAt: timestamp('created_at').notNull(),
   /** Secrets in memory content and contexts are redacted on save and update (an admin may turn it off). */
   redactMemorySecrets: boolean('redact_memory_secrets').notNull().default(true),
+  /** A save equal to a live memory of the same owner and scope adds to it instead of storing a copy. */
+  dedupeMemories: boolean('dedupe_memories').notNull().default(true),
+  /** Memories not changed for this many days are deleted (pinned ones kept); NULL: kept. */
+  memoryRetentionDays: smallint('memory_retention_days', { unsigned: true }),
+  /** Workstream events older than this many days leave the ledger and the archive; NULL: kept. */
+  workstreamRetentionDays: smallint('workstream_retention_days', { unsigned: true }),
 });
 
 export const users = mysqlTable(

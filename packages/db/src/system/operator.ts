@@ -11,7 +11,7 @@ import { ownerScopeOf, type OwnerScope } from '../scope';
 export type NewOrg = Pick<OrgRow, 'id' | 'name' | 'createdAt'> & Partial<Pick<OrgRow, 'redactMemorySecrets'>>;
 
 export async function insertOrg(ex: Executor, org: NewOrg): Promise<OrgRow> {
-  const row: OrgRow = { redactMemorySecrets: true, ...org };
+  const row: OrgRow = { redactMemorySecrets: true, dedupeMemories: true, memoryRetentionDays: null, workstreamRetentionDays: null, ...org };
   await ex.insert(orgs).values(row);
   return row;
 }
