@@ -21,6 +21,8 @@ export const MEMORY_INDEXES = {
   orgScope: 'memory_org_scope_id',
   /** One memory's contexts: (memory_id, id). */
   contextsOfMemory: 'memory_context_memory',
+  /** Pinned or not, per scope and member: (org_id, pinned, scope, user_id). */
+  pinned: 'memory_pinned',
 } as const;
 
 export const memory = mysqlTable(
@@ -82,6 +84,8 @@ export const memory = mysqlTable(
     index('memory_expiry').on(t.expiresAt),
     // Retention: an org's memories by last change.
     index('memory_org_updated').on(t.orgId, t.updatedAt),
+    // An owner's pinned memories (recall at session start), without reading the unpinned ones.
+    index(MEMORY_INDEXES.pinned).on(t.orgId, t.pinned, t.scope, t.userId),
   ],
 );
 

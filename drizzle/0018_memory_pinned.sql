@@ -1,0 +1,1 @@
+CREATE INDEX `memory_pinned` ON `memory` (`org_id`,`pinned`,`scope`,`user_id`);
