@@ -1,5 +1,5 @@
-import { mysqlTable, varchar } from 'drizzle-orm/mysql-core';
-import { timestamp } from './columns';
+import { mysqlTable, primaryKey, varchar } from 'drizzle-orm/mysql-core';
+import { jsonColumn, timestamp } from './columns';
 
 /**
  * Who runs a background job across replicas: one row per job, held by one process until
@@ -13,3 +13,22 @@ export const maintenanceLeases = mysqlTable('maintenance_leases', {
 });
 
 export type MaintenanceLeaseRow = typeof maintenanceLeases.$inferSelect;
+
+/**
+ * What the background jobs removed, one row per run that removed something (counts only,
+ * never content, never an org): `pnpm cli doctor` reports the last day of them. Rows older
+ * than a week are deleted by the loop itself.
+ */
+export const maintenanceRuns = mysqlTable(
+  'maintenance_runs',
+  {
+    job: varchar('job', { length: 64 }).notNull(),
+    finishedAt: timestamp('finished_at').notNull(),
+    holder: varchar('holder', { length: 64 }).notNull(),
+    startedAt: timestamp('started_at').notNull(),
+    counts: jsonColumn<Record<string, number>>('counts').notNull(),
+  },
+  (t) => [primaryKey({ name: 'maintenance_runs_job_finished', columns: [t.job, t.finishedAt, t.holder] })],
+);
+
+export type MaintenanceRunRow = typeof maintenanceRuns.$inferSelect;

@@ -58,9 +58,9 @@ export const oauthKeys = mysqlTable('oauth_keys', {
  * Tables of the unsharded keyspace (docs/scaling.md#the-sharding-key): the authorization
  * server's records are found by a token's digest or a client's id before any org is known,
  * and many (clients, interactions, keys) belong to no org at all; small: tokens per
- * connected app, not per request. And the background jobs' leases, which belong to no org.
+ * connected app, not per request. And the background jobs' leases and run records, which belong to no org.
  */
-export const UNSHARDED_TABLES: readonly string[] = ['oauth_records', 'oauth_keys', 'maintenance_leases'];
+export const UNSHARDED_TABLES: readonly string[] = ['oauth_records', 'oauth_keys', 'maintenance_leases', 'maintenance_runs'];
 
 export type OAuthRecordRow = typeof oauthRecords.$inferSelect;
 export type OAuthKeyRow = typeof oauthKeys.$inferSelect;

@@ -124,7 +124,12 @@ export const archiveSegments = mysqlTable(
     nextAttemptAt: timestamp('next_attempt_at').notNull(),
     lastError: varchar('last_error', { length: 512 }),
   },
-  (t) => [index('archive_segments_workstream').on(t.workstreamId, t.firstSequence), index('archive_segments_retry').on(t.uploadedAt, t.nextAttemptAt)],
+  (t) => [
+    index('archive_segments_workstream').on(t.workstreamId, t.firstSequence),
+    index('archive_segments_retry').on(t.uploadedAt, t.nextAttemptAt),
+    // Workstream retention: an org's segments by age (a segment is claimed after its newest event arrived).
+    index('archive_segments_org_age').on(t.orgId, t.createdAt),
+  ],
 );
 
 /** Objects to delete (deleted workstreams): retried until the store confirms. */
