@@ -31,6 +31,16 @@ export const MEMORY_LIMITS = {
   listLimit: 100,
   searchLimit: 50,
   queryChars: 512,
+  /** Memories one save may supersede. */
+  supersedes: 16,
+  /** The longest `ttl_seconds` (and how far ahead `expires_at` may be): ten years. */
+  ttlSeconds: 10 * 365 * 24 * 3600,
+  /** At most this many `similar` memories answer a save… */
+  similarCount: 3,
+  /** …each at least this similar (the search score, 0–1, of the memory for the saved text). */
+  similarScore: 0.5,
+  /** The saved text, cut to this many characters, is the query that finds similar memories. */
+  similarQueryChars: 512,
 } as const;
 
 /** Export and import of memories as NDJSON (docs/api.md#export-and-import). */
@@ -101,10 +111,55 @@ export const RECALL_LIMITS = {
   repositoryChars: 200,
   /** Of the previous session's last prompt and reply, at most this much is read (each). */
   exchangeReadChars: 600,
+  /** Pinned memories put first at session start, at most (the most recently changed). */
+  pinned: 10,
+} as const;
+
+/**
+ * How recall orders the memories that matched (docs/hooks.md#recall-ranking-and-pins):
+ * `relevance × (1 + recencyWeight·recency + useWeight·use)`, where
+ * `recency = 2^(−days since updated_at / halfLifeDays)` and
+ * `use = min(1, log2(1 + use_count) / log2(1 + useSaturation)) × 2^(−days since last_used_at / halfLifeDays)`.
+ * Relevance dominates: a memory more than 1 + recencyWeight + useWeight times as relevant
+ * as another always comes first; between near-equal matches the fresher, more used one does.
+ */
+export const RECALL_RANKING = {
+  halfLifeDays: 30,
+  recencyWeight: 0.1,
+  useWeight: 0.1,
+  /** Uses count on a log scale up to this many (1 use: a fifth, 3: two fifths, 31 or more: all). */
+  useSaturation: 31,
+} as const;
+
+/** Counting what agents are given (use_count, last_used_at): best effort, batched per process. */
+export const MEMORY_USE_LIMITS = {
+  /** Uses are written this long after the first of a burst, one UPDATE per org. */
+  flushDelayMs: 1000,
+  /** …or at once when this many memories wait. */
+  pendingMemories: 1000,
+  /** Memory ids per UPDATE. */
+  idsPerStatement: 500,
 } as const;
 
 /** Graceful shutdown, after the drain of in-flight requests (SHUTDOWN_DRAIN_MS). */
 export const SHUTDOWN_LIMITS = {
   /** Time to seal and store pending archive segments and close the pool before giving up (exit 1). */
   cleanupMs: 15_000,
+} as const;
+
+/** Org settings (PATCH /v1/org) and the background jobs that act on them (services/maintenance.ts). */
+export const RETENTION_LIMITS = {
+  /** `memory_retention_days` and `workstream_retention_days`: whole days, 1 up to this (a hundred years). */
+  maxDays: 36_500,
+  /** How often each API process tries to run the maintenance jobs (the one holding the lease runs them). */
+  intervalMs: 15_000,
+  /** How long a run's lease lasts unless renewed; its holder renews it every third of this while it works. */
+  leaseMs: 30_000,
+  /** Memories deleted per transaction, and segments (with their events) per transaction. */
+  batch: 50,
+  /** Time one run spends on one job before it leaves the rest to the next run. */
+  jobBudgetMs: 5_000,
+  /** What doctor calls recent, and how long the record of each run is kept. */
+  recentMs: 24 * 3600 * 1000,
+  keepRunsMs: 7 * 24 * 3600 * 1000,
 } as const;

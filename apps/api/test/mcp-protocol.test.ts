@@ -148,7 +148,7 @@ describe('official clients', () => {
       expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'auto' ? MODERN : '2025-11-25');
       expect(client.getInstructions()).toContain('postMemory');
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['deleteMemoryById', 'getMemory', 'getMemoryById', 'getMemorySearch', 'patchMemoryById', 'postMemory']);
+      expect(tools.map((t) => t.name)).toEqual(['deleteMemoryById', 'getMemory', 'getMemoryById', 'getMemoryHistory', 'getMemorySearch', 'patchMemoryById', 'postMemory']);
       const saved = await client.callTool({ name: 'postMemory', arguments: { content: `v2 ${mode} ocelot` } });
       expect(saved.structuredContent).toMatchObject({ source: 'mcp' });
       const failed = await client.callTool({ name: 'getMemoryById', arguments: { id: 'mem_missing' } });

@@ -26,7 +26,7 @@ describe('MCP tools/list', () => {
   it('lists one tool per allowed operation (memory tools by default), sorted, with schemas and annotations', async () => {
     const client = await connect(tenant.owner.key);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['deleteMemoryById', 'getMemory', 'getMemoryById', 'getMemorySearch', 'patchMemoryById', 'postMemory']);
+    expect(tools.map((t) => t.name)).toEqual(['deleteMemoryById', 'getMemory', 'getMemoryById', 'getMemoryHistory', 'getMemorySearch', 'patchMemoryById', 'postMemory']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
 
     expect(byName.postMemory!.inputSchema).toMatchObject({
@@ -44,7 +44,7 @@ describe('MCP tools/list', () => {
       properties: { q: { type: 'string', description: expect.any(String) }, limit: { type: 'integer', maximum: 50 }, tag: { type: 'string' } },
     });
     expect(byName.patchMemoryById!.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(byName.patchMemoryById!.inputSchema.properties!).sort()).toEqual(['content', 'id', 'if_match', 'tags']);
+    expect(Object.keys(byName.patchMemoryById!.inputSchema.properties!).sort()).toEqual(['content', 'expires_at', 'id', 'if_match', 'pinned', 'tags', 'ttl_seconds']);
     // Header parameters of the operation are arguments too, named as identifiers.
     expect(byName.postMemory!.inputSchema.properties).toMatchObject({ idempotency_key: { type: 'string', description: expect.stringContaining('retry') } });
     expect(byName.postMemory!.inputSchema.required).toEqual(['content']);
@@ -70,7 +70,7 @@ describe('MCP tools/list', () => {
     expect(JSON.stringify((await a.listTools()).tools)).toBe(JSON.stringify((await b.listTools()).tools));
     const reader = await tenant.keyWithScopes(tenant.owner, ['memory:read']);
     const r = await connect(reader.key);
-    expect((await r.listTools()).tools.map((t) => t.name)).toEqual(['getMemory', 'getMemoryById', 'getMemorySearch']);
+    expect((await r.listTools()).tools.map((t) => t.name)).toEqual(['getMemory', 'getMemoryById', 'getMemoryHistory', 'getMemorySearch']);
     const none = await connect((await tenant.keyWithScopes(tenant.owner, [])).key);
     expect((await none.listTools()).tools).toEqual([]);
     const call = await r.callTool({ name: 'postMemory', arguments: { content: 'x' } }).catch((error: Error) => error);
@@ -235,7 +235,7 @@ describe('MCP over HTTP', () => {
     expect(await init.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'memory-bank' }, capabilities: { tools: {} } } });
 
     const list = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, auth);
-    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(6);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(7);
 
     const call = await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'getMemorySearch', arguments: { q: 'anything' } } }, auth);
     expect(await call.json()).toMatchObject({ id: 3, result: { structuredContent: { results: expect.any(Array) } } });

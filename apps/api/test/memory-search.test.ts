@@ -137,8 +137,9 @@ describe('GET /v1/memory/search', () => {
 
   it('breaks score ties newest first, stably', async () => {
     const solo = (await createTenant(server.services, server.url)).owner;
+    // Equal text would be one memory (a duplicate): the same words in another order tie.
     const older = await save(solo, 'identical twin note');
-    const newer = await save(solo, 'identical twin note');
+    const newer = await save(solo, 'note twin identical');
     for (let i = 0; i < 3; i++) expect((await search(solo, 'twin')).map((r) => r.id)).toEqual([newer, older]);
   });
 

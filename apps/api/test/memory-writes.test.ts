@@ -54,14 +54,16 @@ describe('POST /v1/memory with Idempotency-Key', () => {
     expect(again.body).toEqual(first.body);
   });
 
-  it('without a key, two posts are two memories; two keys, two memories', async () => {
+  it('without a key, or with two keys, an equal second post is a duplicate of the first (200), not a second memory', async () => {
     const body = { content: 'twice without key' };
     expect((await save(tenant.owner, body)).status).toBe(201);
-    expect((await save(tenant.owner, body)).status).toBe(201);
-    expect(await countMemories(tenant.owner, 'twice without key')).toBe(2);
+    const again = await save(tenant.owner, body);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await countMemories(tenant.owner, 'twice without key')).toBe(1);
     expect((await save(tenant.owner, { content: 'two keys' }, freshKey())).status).toBe(201);
-    expect((await save(tenant.owner, { content: 'two keys' }, freshKey())).status).toBe(201);
-    expect(await countMemories(tenant.owner, 'two keys')).toBe(2);
+    expect((await save(tenant.owner, { content: 'two keys' }, freshKey())).status).toBe(200);
+    expect(await countMemories(tenant.owner, 'two keys')).toBe(1);
   });
 
   it('concurrent requests with the same key save one memory; every answer names it', async () => {
@@ -139,10 +141,11 @@ describe('POST /v1/memory with Idempotency-Key', () => {
     await server.database.pool.query('UPDATE idempotency_keys SET created_at = created_at - INTERVAL 25 HOUR WHERE org_id = ?', [tenant.orgId]);
     const fresh = freshKey();
     expect((await save(tenant.owner, { content: 'a fresh keyed note' }, fresh)).status).toBe(201);
+    // The key is forgotten: the save runs again, and finds the memory it saved the first time.
     const later = await save(tenant.owner, { content: 'expiring note' }, key);
-    expectStatus(later, 201);
+    expectStatus(later, 200);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
-    expect(later.body.id).not.toBe(first.body.id);
+    expect(later.body).toMatchObject({ id: first.body.id, duplicate: true });
     // The keyed saves sent no purge of their own: the other expired key is still there.
     expect(await expiredCount()).toBeGreaterThan(0);
     expect(await server.maintenance.runOnce()).toBeGreaterThan(0);

@@ -64,9 +64,11 @@ describe('POST /v1/memory', () => {
 
     const read = await tenant.owner.api.get(`/v1/memory/${res.body.id}`);
     expectStatus(read, 200);
-    expect({ ...read.body, redacted: 0 }).toEqual(res.body);
+    // A save answers the memory, plus what the save did (redacted, duplicate, similar).
+    const { redacted: _redacted, duplicate, similar: _similar, ...memory } = res.body;
+    expect(duplicate).toBe(false);
+    expect(read.body).toEqual(memory);
     // Lists and searches answer the same fields, dates to the millisecond with Z included.
-    const { redacted: _redacted, ...memory } = res.body;
     const listed = await tenant.owner.api.get('/v1/memory?limit=50');
     expectStatus(listed, 200);
     expect(listed.body.memories.find((m) => m.id === memory.id)).toEqual(memory);
@@ -110,8 +112,8 @@ describe('GET /v1/memory', () => {
     const saved = await solo.owner.api.post('/v1/memory', { body: { content: 'many contexts', contexts } });
     expectStatus(saved, 201);
     expect(saved.body.contexts).toHaveLength(MEMORY_LIMITS.contexts);
-    // Byte for byte as the save answered (but its redaction count).
-    const { redacted: _, ...asSaved } = saved.body;
+    // Byte for byte as the save answered (but what the save did: redacted, duplicate, similar).
+    const { redacted: _, duplicate: _duplicate, similar: _similar, ...asSaved } = saved.body;
     const got = await solo.owner.api.get(`/v1/memory/${saved.body.id}`);
     expect(JSON.stringify(got.body)).toBe(JSON.stringify(asSaved));
     const listed = await solo.owner.api.get('/v1/memory');

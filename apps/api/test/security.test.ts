@@ -16,6 +16,7 @@ const ROUTES: ProtectedRoute[] = [
   { method: 'GET', template: '/v1/memory/export', path: () => '/v1/memory/export', scopes: ['memory:read'] },
   { method: 'POST', template: '/v1/memory/import', path: () => '/v1/memory/import', body: { content: 'imported' }, scopes: ['memory:write'] },
   { method: 'GET', template: '/v1/memory/{id}', path: (r) => `/v1/memory/${r.memoryId}`, scopes: ['memory:read'], resource: 'memoryId' },
+  { method: 'GET', template: '/v1/memory/{id}/history', path: (r) => `/v1/memory/${r.memoryId}/history`, scopes: ['memory:read'], resource: 'memoryId' },
   {
     method: 'PATCH',
     template: '/v1/memory/{id}',

@@ -342,13 +342,14 @@ const users = (status: number, other: number, rest: Partial<Record<Actor, number
 });
 
 const memberHook = () => ({ session_id: newSessionId(), hook_event_name: 'UserPromptSubmit', prompt: 'matrix' });
-const freshMemberMemory = async () => (await save(member, { content: 'matrix private' })).id;
-const freshSharedMemory = async () => (await save(owner, { content: 'matrix shared', scope: 'org' })).id;
+const freshMemberMemory = async () => (await save(member, { content: `matrix private ${Math.random()}` })).id;
+const freshSharedMemory = async () => (await save(owner, { content: `matrix shared ${Math.random()}`, scope: 'org' })).id;
 const freshWorkstream = async () => bodyOf(await member.api.post('/v1/hooks/claude-code', { body: memberHook() }), 202).workstream_id;
 
 const MATRIX: MatrixRow[] = [
-  { route: 'POST /v1/memory', call: (c) => c.post('/v1/memory', { body: { content: 'm' } }), expect: users(201, 201) },
-  { route: 'POST /v1/memory scope=org', call: (c) => c.post('/v1/memory', { body: { content: 'm', scope: 'org' } }), expect: users(201, 201, { member: 403 }) },
+  // Each save new text: an equal one would be a duplicate (200).
+  { route: 'POST /v1/memory', call: (c) => c.post('/v1/memory', { body: { content: `m ${Math.random()}` } }), expect: users(201, 201) },
+  { route: 'POST /v1/memory scope=org', call: (c) => c.post('/v1/memory', { body: { content: `m ${Math.random()}`, scope: 'org' } }), expect: users(201, 201, { member: 403 }) },
   { route: 'GET /v1/memory', call: (c) => c.get('/v1/memory'), expect: users(200, 200) },
   { route: 'GET /v1/memory/search', call: (c) => c.get('/v1/memory/search?q=matrix'), expect: users(200, 200) },
   { route: 'GET /v1/memory/export', call: (c) => c.get('/v1/memory/export'), expect: users(200, 200) },
@@ -368,6 +369,7 @@ const MATRIX: MatrixRow[] = [
   },
   { route: 'GET /v1/memory/{id} (shared)', call: async (c) => c.get(`/v1/memory/${await freshSharedMemory()}`), expect: users(200, 404) },
   { route: "GET /v1/memory/{id} (member's)", call: async (c) => c.get(`/v1/memory/${await freshMemberMemory()}`), expect: users(404, 404, { member: 200 }) },
+  { route: "GET /v1/memory/{id}/history (member's)", call: async (c) => c.get(`/v1/memory/${await freshMemberMemory()}/history`), expect: users(404, 404, { member: 200 }) },
   { route: 'PATCH /v1/memory/{id} (shared)', call: async (c) => c.patch(`/v1/memory/${await freshSharedMemory()}`, { body: { tags: ['x'] } }), expect: users(200, 404, { member: 403 }) },
   { route: "PATCH /v1/memory/{id} (member's)", call: async (c) => c.patch(`/v1/memory/${await freshMemberMemory()}`, { body: { tags: ['x'] } }), expect: users(404, 404, { member: 200 }) },
   { route: 'DELETE /v1/memory/{id} (shared)', call: async (c) => c.delete(`/v1/memory/${await freshSharedMemory()}`), expect: users(204, 404, { member: 403 }) },

@@ -32,7 +32,7 @@ describe('the typed test client', () => {
     // @ts-expect-error: not a route of the document
     void (() => api.get('/v1/memories'));
     // @ts-expect-error: not the operation's body (unknown field)
-    void (() => api.post('/v1/memory', { body: { content: 'x', pinned: true } }));
+    void (() => api.post('/v1/memory', { body: { content: 'x', starred: true } }));
     // @ts-expect-error: the body is required
     void (() => api.post('/v1/memory'));
   });

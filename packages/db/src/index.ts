@@ -27,3 +27,4 @@ export * from './queries/oidc';
 export * from './queries/idempotency';
 export * from './queries/recall';
 export * from './queries/oauth';
+export * from './content-key';

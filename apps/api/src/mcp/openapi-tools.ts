@@ -90,6 +90,13 @@ function annotationsFor(method: string): ToolAnnotations {
   }
 }
 
+/**
+ * How many levels an output schema details (portable-schema.ts): the result's members with
+ * their types; what a member holds (the memories of a page, a memory's contexts) by type.
+ * Every byte of tools/list is context the model pays for, on every turn.
+ */
+const OUTPUT_DETAIL_LEVELS = 1;
+
 /** The members every problem+json body has (RFC 9457): what a failed call's structuredContent holds. */
 const PROBLEM_MEMBERS = ['type', 'title', 'status', 'detail'];
 
@@ -177,7 +184,7 @@ export function buildToolCatalog(document: OpenApiDocument, options: CatalogOpti
 
       const title = operation.summary ?? name;
       const success = successSchema(operation);
-      const outputSchema = outputSchemaOf(name, success && portableSchema(resolve(success), { nullable: 'anyOf', documentation: false, nestedRequired: false }));
+      const outputSchema = outputSchemaOf(name, success && portableSchema(resolve(success), { nullable: 'anyOf', documentation: false, nestedRequired: false, detailLevels: OUTPUT_DETAIL_LEVELS }));
       const inputSchema: JsonSchema & { type: 'object' } = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
       tools.push({
         definition: {

@@ -16,11 +16,22 @@ import type { JsonSchema } from './json-schema';
  *   tools/list is context the model pays for.
  * - `required` below the top level is dropped when `nestedRequired` is false (output
  *   schemas: the top-level members are still required, and the rest only repeats the shape).
+ * - Below `detailLevels` levels of `properties` and `items` (output schemas), a value is
+ *   described by its type alone: the members of a result are listed with their types, and
+ *   what they hold (a memory's contexts, the memories of a page) is the result's to show.
  */
 export interface PortableOptions {
   nullable: 'omit' | 'anyOf';
   documentation: boolean;
   nestedRequired: boolean;
+  detailLevels?: number;
+}
+
+/** A schema by its type alone (and its null branch). */
+function typeOnly(schema: JsonSchema): JsonSchema {
+  if (schema.type !== undefined) return { type: schema.type };
+  if (Array.isArray(schema.anyOf)) return { anyOf: schema.anyOf.map((branch) => (isSchema(branch) ? typeOnly(branch) : branch)) };
+  return schema;
 }
 
 const SCHEMA_MAPS = ['properties', 'patternProperties', 'dependentSchemas'] as const;
@@ -32,19 +43,20 @@ const DOCUMENTATION = ['description', 'format', 'default'];
 const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value);
 const acceptsAnything = (value: unknown) => value === true || (isSchema(value) && Object.keys(value).length === 0);
 
-export function portableSchema(schema: JsonSchema, options: PortableOptions, depth = 0): JsonSchema {
+export function portableSchema(schema: JsonSchema, options: PortableOptions, depth = 0, level = 0): JsonSchema {
+  if (options.detailLevels !== undefined && level > options.detailLevels) return portableSchema(typeOnly(schema), { ...options, detailLevels: undefined }, depth, level);
   const out: JsonSchema = {};
-  const below = (sub: JsonSchema) => portableSchema(sub, options, depth + 1);
+  const below = (sub: JsonSchema, levels = 0) => portableSchema(sub, options, depth + 1, level + levels);
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === 'example' || (!options.documentation && DOCUMENTATION.includes(keyword))) continue;
     if (keyword === 'required' && depth > 0 && !options.nestedRequired) continue;
     if ((SCHEMA_MAPS as readonly string[]).includes(keyword) && isSchema(value)) {
-      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isSchema(sub) ? below(sub) : sub]));
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, isSchema(sub) ? below(sub, 1) : sub]));
     } else if ((SCHEMA_LISTS as readonly string[]).includes(keyword) && Array.isArray(value)) {
       out[keyword] = value.map((sub) => (isSchema(sub) ? below(sub) : sub));
     } else if ((SCHEMA_VALUES as readonly string[]).includes(keyword)) {
       if ((keyword === 'additionalProperties' || keyword === 'items') && acceptsAnything(value)) continue;
-      out[keyword] = isSchema(value) ? below(value) : value;
+      out[keyword] = isSchema(value) ? below(value, keyword === 'items' ? 1 : 0) : value;
     } else {
       out[keyword] = value;
     }

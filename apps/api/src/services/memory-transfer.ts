@@ -4,6 +4,8 @@ import {
   insertMemories,
   listMemories,
   lockOrg,
+  lockSupersedeTargets,
+  markSuperseded,
   type NewImportedMemory,
   type MemoryRecord,
   type MemoryScope,
@@ -17,8 +19,14 @@ import { actorOf, recordAudit } from './audit';
 import type { ServiceDeps } from './deps';
 import { normaliseTags, type MemoryService, type NewMemoryInput } from './memory';
 
-/** One line of an import: a save, or why it cannot be one. */
-export type ImportLine = { number: number; input: NewMemoryInput } | { number: number; error: AppError };
+/** Where an exported memory stood in its chain of versions (its export's ids). */
+export interface ExportedChain {
+  id: string;
+  supersededBy: string | null;
+}
+
+/** One line of an import: a save (with its place in a chain, for our own export's lines), or why it cannot be one. */
+export type ImportLine = { number: number; input: NewMemoryInput; chain?: ExportedChain } | { number: number; error: AppError };
 
 export interface ImportFailure {
   line: number;
@@ -44,7 +52,7 @@ export interface ImportSummary {
 type LineOutcome = { line: number; imported: true } | { line: number; skipped: true } | { line: number; error: AppError };
 
 /** A line of a chunk, ready to write or already refused. */
-type PendingLine = { number: number; input: NewMemoryInput; key: string } | { number: number; error: AppError };
+type PendingLine = { number: number; input: NewMemoryInput; key: string; chain?: ExportedChain } | { number: number; error: AppError };
 
 /**
  * The import key of a save (schema/memory.ts `import_key`): SHA-256 of the save as it will be
@@ -91,9 +99,9 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
    * without a quota too, so concurrent imports of one owner cannot both insert a key), the
    * keys already imported skipped, the rest inserted up to the quota's room.
    */
-  async function writeChunk(principal: Principal, chunk: PendingLine[]): Promise<LineOutcome[]> {
+  async function writeChunk(principal: Principal, chunk: PendingLine[], imported: Map<string, string>): Promise<LineOutcome[]> {
     const outcomes = new Map<number, LineOutcome>();
-    const drafts: { number: number; memory: NewImportedMemory }[] = [];
+    const drafts: { number: number; memory: NewImportedMemory; chain?: ExportedChain }[] = [];
     const keysInChunk = new Set<string>();
     for (const line of chunk) {
       if ('error' in line) {
@@ -104,7 +112,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
         try {
           const { memory: draft } = memory.draft(principal, line.input, 'api');
           keysInChunk.add(line.key);
-          drafts.push({ number: line.number, memory: { ...draft, importKey: line.key } });
+          drafts.push({ number: line.number, memory: { ...draft, importKey: line.key }, ...(line.chain && { chain: line.chain }) });
         } catch (error) {
           outcomes.set(line.number, { line: line.number, error: lineRefusal(error) });
         }
@@ -120,8 +128,10 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
           drafts.map((d) => d.memory.importKey),
         );
         const fresh: NewImportedMemory[] = [];
-        for (const { number, memory: draft } of drafts) {
-          if (known.has(draft.importKey)) {
+        for (const { number, memory: draft, chain } of drafts) {
+          const before = known.get(draft.importKey);
+          if (chain) imported.set(chain.id, before ?? draft.id);
+          if (before !== undefined) {
             outcomes.set(number, { line: number, skipped: true });
           } else if (room <= 0) {
             outcomes.set(number, { line: number, error: memory.quotaExceeded() });
@@ -137,6 +147,24 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
     return chunk.map((line) => outcomes.get(line.number)!);
   }
 
+  /**
+   * Links the imported versions of a chain as their export had them: each memory replaced by
+   * the one its line names in `superseded_by`, when both lines are in this import (imported
+   * now or before). A memory already replaced keeps what replaced it.
+   */
+  async function linkVersions(principal: Principal, links: readonly ExportedChain[], imported: ReadonlyMap<string, string>): Promise<void> {
+    const pairs = links.flatMap((link) => {
+      const id = imported.get(link.id);
+      const by = link.supersededBy === null ? undefined : imported.get(link.supersededBy);
+      return id && by && id !== by ? [{ id, by }] : [];
+    });
+    if (pairs.length === 0) return;
+    await inTransaction(db, async (tx) => {
+      const current = await lockSupersedeTargets(tx, principal.scope, pairs.map((pair) => pair.id), clock.now());
+      for (const { id, by } of pairs) if (current.some((target) => target.id === id && target.supersededBy === null)) await markSuperseded(tx, principal.scope, [id], by);
+    });
+  }
+
   async function audit(principal: Principal, action: 'memory.export' | 'memory.import', counts: Record<string, number>): Promise<void> {
     await inTransaction(db, (tx) =>
       recordAudit(tx, clock, principal.scope, actorOf(principal), { action, targetType: 'user', targetId: principal.scope.userId, counts }),
@@ -149,7 +177,8 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
       let beforeId: string | undefined;
       let count = 0;
       for (;;) {
-        const page = await listMemories(db, principal.scope, { limit: TRANSFER_LIMITS.exportPageSize, beforeId, filter });
+        // Superseded versions too (with superseded_by), so an import can rebuild the chains.
+        const page = await listMemories(db, principal.scope, { limit: TRANSFER_LIMITS.exportPageSize, beforeId, filter, now: clock.now(), includeSuperseded: true });
         count += page.memories.length;
         if (page.memories.length > 0) yield page.memories;
         if (page.lastId === null) break;
@@ -177,8 +206,12 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
       };
       let chunk: PendingLine[] = [];
       let chunkBytes = 0;
+      /** Export id → the memory its line is here (imported now or before), and the chains to link once all are in. */
+      const imported = new Map<string, string>();
+      const links: ExportedChain[] = [];
       const flush = async () => {
-        for (const outcome of await writeChunk(principal, chunk)) record(outcome);
+        for (const pending of chunk) if ('key' in pending && pending.chain?.supersededBy) links.push(pending.chain);
+        for (const outcome of await writeChunk(principal, chunk, imported)) record(outcome);
         chunk = [];
         chunkBytes = 0;
         options.onProgress?.(summary);
@@ -188,7 +221,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
           chunk.push(line);
         } else {
           const input = options.scope ? { ...line.input, scope: options.scope } : line.input;
-          chunk.push({ number: line.number, input, key: importKeyOf(input) });
+          chunk.push({ number: line.number, input, key: importKeyOf(input), ...(line.chain && { chain: line.chain }) });
           chunkBytes += Buffer.byteLength(input.content) + canonicalJson(input.contexts ?? []).length;
         }
         if (chunk.length >= TRANSFER_LIMITS.importChunkLines || chunkBytes >= TRANSFER_LIMITS.importChunkBytes || options.signal.aborted) await flush();
@@ -198,6 +231,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
         }
       }
       if (chunk.length > 0) await flush();
+      await linkVersions(principal, links, imported);
       await audit(principal, 'memory.import', { imported: summary.imported, skipped: summary.skipped, failed: summary.failed });
       return summary;
     },

@@ -55,7 +55,8 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
     let shared: VictimResources;
 
     const fresh = async (): Promise<VictimResources> => {
-      const memory = await victim.api.post('/v1/memory', { body: { content: 'victim secret note', contexts: [{ snippet: 's' }] } });
+      // Text of its own each time: an equal save would be a duplicate of the first.
+      const memory = await victim.api.post('/v1/memory', { body: { content: `victim secret note ${sessions}`, contexts: [{ snippet: 's' }] } });
       const key = await victim.api.post('/v1/api-keys', { body: { name: 'victim spare' } });
       const hook = await victim.api.post('/v1/hooks/claude-code', {
         body: { session_id: `victim-session-${sessions++}`, hook_event_name: 'UserPromptSubmit', prompt: 'victim secret prompt', cwd: '/tmp' },
@@ -82,7 +83,7 @@ export function describeRouteSecurity(name: string, getServer: () => TestServer,
 
     /** What the victim checks to see their resource as it was. */
     const untouched: Record<keyof VictimResources, (resources: VictimResources) => Promise<void>> = {
-      memoryId: async ({ memoryId }) => expect(bodyOf(await victim.api.get(`/v1/memory/${memoryId}`), 200).content).toBe('victim secret note'),
+      memoryId: async ({ memoryId }) => expect(bodyOf(await victim.api.get(`/v1/memory/${memoryId}`), 200).content).toMatch(/^victim secret note \d+$/),
       apiKeyId: async ({ apiKeyId }) => expect(bodyOf(await victim.api.get('/v1/api-keys'), 200).api_keys.find((k) => k.id === apiKeyId)?.revoked_at).toBeNull(),
       workstreamId: async ({ workstreamId }) =>
         expect(bodyOf(await victim.api.get(`/v1/workstreams/${workstreamId}/events`), 200).events.map((e) => e.content)).toEqual(['victim secret prompt']),

@@ -1,20 +1,22 @@
-import { and, asc, count, desc, eq, inArray, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lt, or, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { union, type AnyMySqlColumn } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../driver';
 import {
   MEMORY_INDEXES,
   memory,
   memoryContext,
+  memoryTermStats,
   orgs,
   type Citation,
   type ContextOrigin,
   type MemoryScope,
   type MemorySource,
 } from '../schema';
-import { padded, preparedOn } from '../driver';
+import { padded, placeholderValue, preparedOn } from '../driver';
 import type { OrgScope, OwnerScope } from '../scope';
 import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
+import { contentKeyOf } from '../content-key';
 import { booleanAgainst, holdsToken, parseSearchQuery, termTokens } from '../search/query';
 import { commonWords } from '../search/selectivity';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
@@ -48,6 +50,14 @@ export interface MemoryRecord {
   source: MemorySource;
   content: string;
   tags: string[];
+  /** The memory that replaced this one; null while it is current. */
+  supersededBy: string | null;
+  /** When it stops being read; null: never. */
+  expiresAt: IsoTimestamp | null;
+  pinned: boolean;
+  /** How often an agent was given it, and when last. */
+  useCount: number;
+  lastUsedAt: IsoTimestamp | null;
   createdAt: IsoTimestamp;
   updatedAt: IsoTimestamp;
   contexts: MemoryContextRecord[];
@@ -64,7 +74,11 @@ export interface NewMemory {
   scope: MemoryScope;
   source: MemorySource;
   content: string;
+  /** contentKeyOf(content) (content-key.ts). */
+  contentKey: string;
   tags: string[];
+  expiresAt: Date | null;
+  pinned: boolean;
   createdAt: Date;
   contexts: NewMemoryContext[];
 }
@@ -78,6 +92,11 @@ function isoTimestamp(column: AnyMySqlColumn): SQL<IsoTimestamp> {
   return sql<IsoTimestamp>`${column}`.mapWith((text: string) => `${text.replace(' ', 'T')}Z`);
 }
 
+/** A nullable DATETIME(3) column read like isoTimestamp. */
+function isoTimestampOrNull(column: AnyMySqlColumn): SQL<IsoTimestamp | null> {
+  return sql<IsoTimestamp | null>`${column}`.mapWith((text: string | null) => (text === null ? null : `${text.replace(' ', 'T')}Z`));
+}
+
 // Every column but search_terms, which is large and only for the index.
 const memoryColumns = {
   id: memory.id,
@@ -87,6 +106,11 @@ const memoryColumns = {
   source: memory.source,
   content: memory.content,
   tags: memory.tags,
+  supersededBy: memory.supersededBy,
+  expiresAt: isoTimestampOrNull(memory.expiresAt),
+  pinned: memory.pinned,
+  useCount: memory.useCount,
+  lastUsedAt: isoTimestampOrNull(memory.lastUsedAt),
   createdAt: isoTimestamp(memory.createdAt),
   updatedAt: isoTimestamp(memory.updatedAt),
   contextCount: memory.contextCount,
@@ -155,7 +179,10 @@ function memoryRowOf(scope: OwnerScope, input: NewMemory, into?: OwnerStatsDelta
     id: input.id,
     source: input.source,
     content: input.content,
+    contentKey: input.contentKey,
     tags: input.tags,
+    expiresAt: input.expiresAt,
+    pinned: input.pinned,
     contextCount: input.contexts.length,
     createdAt: input.createdAt,
     updatedAt: input.createdAt,
@@ -187,6 +214,19 @@ function visibleTo(owner: { orgId: Bindable; userId: Bindable }, filter: ScopeFi
   const shared = eq(memory.scope, 'org');
   const which = filter === 'user' ? own : filter === 'org' ? shared : or(own, shared);
   return and(eq(memory.orgId, owner.orgId), which) as SQL;
+}
+
+/**
+ * Not expired at `now` (the service's clock, a statement parameter): an expired memory is
+ * absent from every read from that moment, until the maintenance loop deletes it.
+ */
+function unexpired(now: Placeholder | Date): SQL {
+  return or(isNull(memory.expiresAt), now instanceof Date ? gt(memory.expiresAt, now) : gt(memory.expiresAt, now)) as SQL;
+}
+
+/** What list and search show: unexpired, and current unless superseded ones are asked for. */
+function live(now: Placeholder, includeSuperseded: boolean): SQL {
+  return and(unexpired(now), includeSuperseded ? undefined : isNull(memory.supersededBy)) as SQL;
 }
 
 /** The scopes a filter searches, with their search tags and statistics owners (as the statement's placeholders); must agree with visibleTo. */
@@ -269,6 +309,11 @@ function memoryRecordOf(row: MemoryColumns, contexts: MemoryContextRecord[]): Me
     source: row.source,
     content: row.content,
     tags: row.tags,
+    supersededBy: row.supersededBy,
+    expiresAt: row.expiresAt,
+    pinned: Boolean(row.pinned),
+    useCount: row.useCount,
+    lastUsedAt: row.lastUsedAt,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     contexts,
@@ -308,7 +353,11 @@ export async function insertMemories(ex: Executor, scope: OwnerScope, inputs: re
         scope: sql.placeholder('scope'),
         source: sql.placeholder('source'),
         content: sql.placeholder('content'),
+        contentKey: sql.placeholder('contentKey'),
         tags: sql.placeholder('tags'),
+        // A nullable Date: handed to the driver as it is (drizzle's datetime mapping does not take null).
+        expiresAt: placeholderValue<Date | null>('expiresAt'),
+        pinned: sql.placeholder('pinned'),
         searchTerms: sql.placeholder('searchTerms'),
         searchVersion: sql.placeholder('searchVersion'),
         contextCount: sql.placeholder('contextCount'),
@@ -332,30 +381,36 @@ export async function insertMemories(ex: Executor, scope: OwnerScope, inputs: re
     source: input.source,
     content: input.content,
     tags: input.tags,
+    supersededBy: null,
+    expiresAt: input.expiresAt?.toISOString() ?? null,
+    pinned: input.pinned,
+    useCount: 0,
+    lastUsedAt: null,
     createdAt: input.createdAt.toISOString(),
     updatedAt: input.createdAt.toISOString(),
     contexts: input.contexts.map((context) => ({ ...context, createdAt: context.createdAt.toISOString() })),
   }));
 }
 
-/** Which of `keys` the scope's user has already imported (read inside the importing transaction). */
-export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
+/** Which of `keys` the scope's user has already imported, with the memory each became (read inside the importing transaction). */
+export async function importedKeys(ex: Executor, scope: OwnerScope, keys: string[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
   const rows = await ex
-    .select({ importKey: memory.importKey })
+    .select({ id: memory.id, importKey: memory.importKey })
     .from(memory)
     .where(and(eq(memory.orgId, scope.orgId), eq(memory.userId, scope.userId), inArray(memory.importKey, keys)));
-  return new Set(rows.flatMap((row) => (row.importKey === null ? [] : [row.importKey])));
+  return new Map(rows.flatMap((row) => (row.importKey === null ? [] : [[row.importKey, row.id] as const])));
 }
 
-export async function findMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
+/** A memory the scope may see and that has not expired at `now`: current or superseded. */
+export async function findMemory(ex: Executor, scope: OwnerScope, id: string, now: Date = new Date()): Promise<MemoryRecord | null> {
   const query = preparedOn(ex, 'findMemory', (on) =>
     on
       .select(memoryWithContexts)
       .from(memory)
-      .where(and(eq(memory.id, sql.placeholder('id')), visibleTo(OWNER))),
+      .where(and(eq(memory.id, sql.placeholder('id')), visibleTo(OWNER), unexpired(sql.placeholder('now')))),
   );
-  const [found] = await query.execute({ id, orgId: scope.orgId, userId: scope.userId });
+  const [found] = await query.execute({ id, orgId: scope.orgId, userId: scope.userId, now });
   return found ? memoryWithContextsOf(found) : null;
 }
 
@@ -374,11 +429,12 @@ export interface MemoryPage {
 export async function listMemories(
   ex: Executor,
   scope: OwnerScope,
-  options: { limit: number; beforeId?: string; tag?: string; source?: MemorySource; filter?: ScopeFilter },
+  options: { limit: number; now?: Date; beforeId?: string; tag?: string; source?: MemorySource; filter?: ScopeFilter; includeSuperseded?: boolean },
 ): Promise<MemoryPage> {
   const tagged = options.tag !== undefined;
   const sourced = options.source !== undefined;
   const filter = options.filter ?? 'all';
+  const superseded = options.includeSuperseded ?? false;
   // The member's own memories of any scope (`mine`), or of one; the org's shared ones (`org`).
   const branch = (on: Executor, which: 'mine' | ScopeFilter) =>
     on
@@ -388,6 +444,7 @@ export async function listMemories(
         and(
           which === 'mine' ? and(eq(memory.orgId, OWNER.orgId), eq(memory.userId, OWNER.userId)) : visibleTo(OWNER, which),
           lt(memory.id, sql.placeholder('before')),
+          live(sql.placeholder('now'), superseded),
           tagged ? hasTag(sql.placeholder('tag')) : undefined,
           sourced ? eq(memory.source, sql.placeholder('source')) : undefined,
         ),
@@ -397,7 +454,7 @@ export async function listMemories(
   // Both scopes: what the member owns and what the org shares, each a page at most, merged
   // by the server (UNION drops the member's own shared memories, which both hold). One OR
   // would let the optimiser answer by scanning the org.
-  const rows = await preparedOn(ex, `list:${filter}:${tagged}:${sourced}`, (on) =>
+  const rows = await preparedOn(ex, `list:${filter}:${tagged}:${sourced}:${superseded}`, (on) =>
     filter === 'all' ? union(branch(on, 'mine'), branch(on, 'org')).orderBy(sql`\`id\` desc`).limit(sql.placeholder('limit')) : branch(on, filter),
   ).execute({
     orgId: scope.orgId,
@@ -405,6 +462,7 @@ export async function listMemories(
     // The largest id there can be (26 Zs), so the first page starts at the newest.
     before: options.beforeId ?? `mem_${'Z'.repeat(26)}`,
     limit: options.limit + 1,
+    now: options.now ?? new Date(),
     ...(tagged ? { tag: options.tag } : {}),
     ...(sourced ? { source: options.source } : {}),
   });
@@ -434,20 +492,38 @@ export const RECENT_WINDOW = 256;
 export async function searchMemories(
   ex: Executor,
   scope: OwnerScope,
-  options: { query: string; limit: number; tag?: string; source?: MemorySource; filter?: ScopeFilter },
+  options: {
+    query: string;
+    limit: number;
+    /** Default: the current time. */
+    now?: Date;
+    tag?: string;
+    source?: MemorySource;
+    filter?: ScopeFilter;
+    includeSuperseded?: boolean;
+    /** `relevance` (default): best match first; `recent`: the matching memories, newest change first. */
+    sort?: 'relevance' | 'recent';
+  },
 ): Promise<ScoredMemoryRecord[]> {
   const parsed = parseSearchQuery(options.query);
   if (parsed.words.length === 0) return [];
   const filter = options.filter ?? 'all';
+  const superseded = options.includeSuperseded ?? false;
   const owners = visibleOwners(scope, filter);
   const tags = owners.map((owner) => owner.tag);
   const tagged = options.tag !== undefined;
   const sourced = options.source !== undefined;
   const narrowed = (which: ScopeFilter) =>
-    and(visibleTo(OWNER, which), tagged ? hasTag(sql.placeholder('tag')) : undefined, sourced ? eq(memory.source, sql.placeholder('source')) : undefined);
+    and(
+      visibleTo(OWNER, which),
+      live(sql.placeholder('now'), superseded),
+      tagged ? hasTag(sql.placeholder('tag')) : undefined,
+      sourced ? eq(memory.source, sql.placeholder('source')) : undefined,
+    );
   const params = {
     orgId: scope.orgId,
     userId: scope.userId,
+    now: options.now ?? new Date(),
     limit: SEARCH_CANDIDATES,
     ...(tagged ? { tag: options.tag } : {}),
     ...(sourced ? { source: options.source } : {}),
@@ -465,7 +541,7 @@ export async function searchMemories(
 
   const candidates = new Map<string, MemoryColumns & { searchTerms: string }>();
   if (common.size < parsed.words.length) {
-    const fulltext = preparedOn(ex, `search:${filter}:${tagged}:${sourced}`, (on) => {
+    const fulltext = preparedOn(ex, `search:${filter}:${tagged}:${sourced}:${superseded}`, (on) => {
       const match = sql<number>`MATCH(${memory.searchTerms}) AGAINST(${sql.placeholder('against')} IN BOOLEAN MODE)`;
       return on
         .select({ ...memoryColumns, searchTerms: memory.searchTerms, score: match.as('score') })
@@ -483,7 +559,7 @@ export async function searchMemories(
     const commonQueryWords = parsed.words.filter((word) => common.has(word.text));
     const windows = await Promise.all(
       owners.map(({ which }) =>
-        preparedOn(ex, `searchRecent:${which}:${tagged}:${sourced}`, (on) =>
+        preparedOn(ex, `searchRecent:${which}:${tagged}:${sourced}:${superseded}`, (on) =>
           on
             .select({ ...memoryColumns, searchTerms: memory.searchTerms })
             .from(memory, { forceIndex: which === 'org' ? MEMORY_INDEXES.orgScope : MEMORY_INDEXES.owner })
@@ -500,7 +576,10 @@ export async function searchMemories(
     }
   }
   if (candidates.size === 0) return [];
-  const ranked = rankCandidates([...candidates.values()], parsed, stats, options.limit);
+  const recent = options.sort === 'recent';
+  let ranked = rankCandidates([...candidates.values()], parsed, stats, recent ? candidates.size : options.limit);
+  // Ids are ULIDs and updated_at is text of one format: both sort as strings.
+  if (recent) ranked = ranked.sort((a, b) => (b.row.updatedAt === a.row.updatedAt ? (b.row.id > a.row.id ? 1 : -1) : b.row.updatedAt > a.row.updatedAt ? 1 : -1)).slice(0, options.limit);
   const contexts = await contextsOf(
     ex,
     scope,
@@ -516,11 +595,11 @@ export async function searchMemories(
  * cannot see it. Whether it may change it (an org memory needs an admin) is the caller's
  * rule.
  */
-export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: string): Promise<MemoryRecord | null> {
+export async function lockVisibleMemory(ex: Executor, scope: OwnerScope, id: string, now: Date = new Date()): Promise<MemoryRecord | null> {
   const [found] = await ex
     .select(memoryWithContexts)
     .from(memory)
-    .where(and(eq(memory.id, id), visibleTo(scope)))
+    .where(and(eq(memory.id, id), visibleTo(scope), unexpired(now)))
     .for('update');
   return found ? memoryWithContextsOf(found) : null;
 }
@@ -533,10 +612,12 @@ export async function writeMemoryChange(
   ex: Executor,
   scope: OwnerScope,
   current: MemoryRecord,
-  change: { content?: string; tags?: string[]; updatedAt: Date },
+  change: { content?: string; tags?: string[]; expiresAt?: Date | null; pinned?: boolean; updatedAt: Date },
 ): Promise<MemoryRecord> {
   const content = change.content ?? current.content;
   const tags = change.tags ?? current.tags;
+  const expiresAt = change.expiresAt === undefined ? undefined : change.expiresAt;
+  const pinned = change.pinned ?? current.pinned;
   const where = and(eq(memory.id, current.id), visibleTo(scope));
   let reindexed: { columns: Record<string, unknown>; delta: OwnerStatsDelta } | undefined;
   if (change.content !== undefined) {
@@ -547,10 +628,25 @@ export async function writeMemoryChange(
   }
   await ex
     .update(memory)
-    .set({ content, tags, updatedAt: change.updatedAt, ...reindexed?.columns })
+    .set({
+      content,
+      tags,
+      pinned,
+      updatedAt: change.updatedAt,
+      ...(expiresAt !== undefined && { expiresAt }),
+      ...(change.content !== undefined && { contentKey: contentKeyOf(content) }),
+      ...reindexed?.columns,
+    })
     .where(where);
   if (reindexed) await applyStatsDelta(ex, current.orgId, statsOwnerOf(current), reindexed.delta);
-  return { ...current, content, tags, updatedAt: change.updatedAt.toISOString() };
+  return {
+    ...current,
+    content,
+    tags,
+    pinned,
+    ...(expiresAt !== undefined && { expiresAt: expiresAt?.toISOString() ?? null }),
+    updatedAt: change.updatedAt.toISOString(),
+  };
 }
 
 /** What an admin may know of any memory of their org: who owns it and its scope, never its text. */
@@ -558,12 +654,13 @@ export interface MemoryOwnership {
   id: string;
   userId: string;
   scope: MemoryScope;
+  supersededBy: string | null;
 }
 
 /** Any memory of the org, for admins (deletion), without its content. */
 export async function lockOrgMemory(ex: Executor, org: OrgScope, id: string): Promise<MemoryOwnership | null> {
   const [row] = await ex
-    .select({ id: memory.id, userId: memory.userId, scope: memory.scope })
+    .select({ id: memory.id, userId: memory.userId, scope: memory.scope, supersededBy: memory.supersededBy })
     .from(memory)
     .where(and(eq(memory.id, id), eq(memory.orgId, org.orgId)))
     .for('update');
@@ -644,4 +741,175 @@ export async function countOrgMemoriesLocked(ex: Executor, org: OrgScope): Promi
   await ex.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, org.orgId)).for('update');
   const [row] = await ex.select({ n: count() }).from(memory).where(eq(memory.orgId, org.orgId));
   return row?.n ?? 0;
+}
+
+/**
+ * Holds back the other saves of one owner (a user, or the org for shared memories) until
+ * this transaction ends, by locking the owner's statistics totals row, which every save
+ * writes anyway: the duplicate check that follows then sees every save committed before it.
+ */
+export async function lockOwnerSaves(ex: Executor, org: OrgScope, ownerId: string): Promise<void> {
+  await ex
+    .select({ docs: memoryTermStats.docs })
+    .from(memoryTermStats)
+    .where(and(eq(memoryTermStats.orgId, org.orgId), eq(memoryTermStats.ownerId, ownerId), eq(memoryTermStats.term, '')))
+    .for('update');
+}
+
+/** A live memory a save may be a duplicate of. */
+export interface DuplicateCandidate {
+  id: string;
+  scope: MemoryScope;
+  userId: string;
+  contentKey: string;
+  tags: string[];
+  contextCount: number;
+}
+
+/**
+ * The scope's live memories (current, unexpired) with one of these content keys: its own
+ * private ones and the org's shared ones. A plain read: the caller holds its owners' saves
+ * back (lockOwnerSaves) before its first read, so it sees every save committed before; a
+ * locking read would take gap locks that an import of the same owner deadlocks against.
+ */
+export async function findDuplicateMemories(ex: Executor, scope: OwnerScope, contentKeys: readonly string[], now: Date): Promise<DuplicateCandidate[]> {
+  if (contentKeys.length === 0) return [];
+  const rows = await ex
+    .select({ id: memory.id, scope: memory.scope, userId: memory.userId, contentKey: memory.contentKey, tags: memory.tags, contextCount: memory.contextCount })
+    .from(memory)
+    .where(and(eq(memory.orgId, scope.orgId), inArray(memory.contentKey, [...new Set(contentKeys)]), visibleTo(scope), isNull(memory.supersededBy), unexpired(now)))
+    .orderBy(asc(memory.id));
+  return rows.flatMap((row) => (row.contentKey === null ? [] : [{ ...row, contentKey: row.contentKey }]));
+}
+
+/** Adds contexts and tags to a memory found by findDuplicateMemories (a duplicate save). */
+export async function addToMemory(
+  ex: Executor,
+  org: OrgScope,
+  target: DuplicateCandidate,
+  addition: { contexts: NewMemoryContext[]; tags: string[]; updatedAt: Date },
+): Promise<void> {
+  if (addition.contexts.length > 0) await ex.insert(memoryContext).values(addition.contexts.map((context) => ({ ...context, memoryId: target.id, orgId: org.orgId })));
+  await ex
+    .update(memory)
+    .set({ tags: addition.tags, contextCount: target.contextCount + addition.contexts.length, updatedAt: addition.updatedAt })
+    .where(and(eq(memory.orgId, org.orgId), eq(memory.id, target.id)));
+}
+
+/** A memory named in `supersedes`, locked: what the rules need to decide whether it may be. */
+export interface SupersedeTarget {
+  id: string;
+  scope: MemoryScope;
+  userId: string;
+  supersededBy: string | null;
+}
+
+/** The memories among `ids` the scope may see and that have not expired, locked. */
+export async function lockSupersedeTargets(ex: Executor, scope: OwnerScope, ids: readonly string[], now: Date): Promise<SupersedeTarget[]> {
+  if (ids.length === 0) return [];
+  return ex
+    .select({ id: memory.id, scope: memory.scope, userId: memory.userId, supersededBy: memory.supersededBy })
+    .from(memory)
+    .where(and(inArray(memory.id, [...ids]), visibleTo(scope), unexpired(now)))
+    .for('update');
+}
+
+/** Marks memories of the org as replaced by `by`. */
+export async function markSuperseded(ex: Executor, org: OrgScope, ids: readonly string[], by: string): Promise<void> {
+  if (ids.length === 0) return;
+  await ex
+    .update(memory)
+    .set({ supersededBy: by })
+    .where(and(eq(memory.orgId, org.orgId), inArray(memory.id, [...ids])));
+}
+
+/** The most memories a chain's history holds: a deeper chain answers its newest this many. */
+export const HISTORY_LIMIT = 100;
+
+/**
+ * The ids of a memory's chain: the memory that finally replaced it (the head) and every
+ * memory that led to it, through `superseded_by`, as far as the scope sees them.
+ */
+export async function memoryChainIds(ex: Executor, scope: OwnerScope, id: string, now: Date): Promise<{ head: string; ids: string[] }> {
+  let head = id;
+  const seen = new Set<string>([id]);
+  for (;;) {
+    const [row] = await ex
+      .select({ supersededBy: memory.supersededBy })
+      .from(memory)
+      .where(and(eq(memory.id, head), visibleTo(scope), unexpired(now)));
+    const next = row?.supersededBy;
+    if (!next || seen.has(next) || seen.size >= HISTORY_LIMIT) break;
+    const [exists] = await ex
+      .select({ id: memory.id })
+      .from(memory)
+      .where(and(eq(memory.id, next), visibleTo(scope), unexpired(now)));
+    if (!exists) break;
+    head = next;
+    seen.add(next);
+  }
+  const ids = [head];
+  let frontier = [head];
+  while (frontier.length > 0 && ids.length < HISTORY_LIMIT) {
+    const rows = await ex
+      .select({ id: memory.id })
+      .from(memory)
+      .where(and(eq(memory.orgId, scope.orgId), inArray(memory.supersededBy, frontier), visibleTo(scope), unexpired(now)))
+      .orderBy(desc(memory.id))
+      .limit(HISTORY_LIMIT);
+    frontier = rows.map((row) => row.id).filter((found) => !ids.includes(found));
+    ids.push(...frontier);
+  }
+  return { head, ids: ids.slice(0, HISTORY_LIMIT) };
+}
+
+/** Memories of the org, read whole, newest first (a chain's history). */
+export async function findMemoriesByIds(ex: Executor, scope: OwnerScope, ids: readonly string[], now: Date): Promise<MemoryRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await ex
+    .select(memoryWithContexts)
+    .from(memory)
+    .where(and(inArray(memory.id, [...ids]), visibleTo(scope), unexpired(now)))
+    .orderBy(desc(memory.id));
+  return rows.map(memoryWithContextsOf);
+}
+
+/** Gives the memories `id` replaced to the memory that replaced it (deleting an older version of a chain). */
+export async function relinkSuperseded(ex: Executor, org: OrgScope, id: string, to: string | null): Promise<void> {
+  await ex
+    .update(memory)
+    .set({ supersededBy: to })
+    .where(and(eq(memory.orgId, org.orgId), eq(memory.supersededBy, id)));
+}
+
+/** The ids of memories that `ids` replaced, directly or not (deleting a chain from its head). */
+export async function supersededChainOf(ex: Executor, org: OrgScope, head: string): Promise<string[]> {
+  const ids: string[] = [];
+  let frontier = [head];
+  while (frontier.length > 0) {
+    const rows = await ex
+      .select({ id: memory.id })
+      .from(memory)
+      .where(and(eq(memory.orgId, org.orgId), inArray(memory.supersededBy, frontier)))
+      .for('update');
+    frontier = rows.map((row) => row.id).filter((found) => !ids.includes(found) && found !== head);
+    ids.push(...frontier);
+  }
+  return ids;
+}
+
+/** Memories of the org saved before content keys existed: up to `limit` of them, keyed now; how many. */
+export async function backfillContentKeys(ex: Executor, org: OrgScope, limit: number): Promise<number> {
+  const rows = await ex
+    .select({ id: memory.id, content: memory.content })
+    .from(memory)
+    .where(and(eq(memory.orgId, org.orgId), isNull(memory.contentKey)))
+    .limit(limit);
+  for (const row of rows) {
+    await ex
+      .update(memory)
+      .set({ contentKey: contentKeyOf(row.content) })
+      .where(and(eq(memory.orgId, org.orgId), eq(memory.id, row.id)));
+  }
+  return rows.length;
 }

@@ -3,6 +3,7 @@ import { registerPostMemory } from './create';
 import { registerDeleteMemoryById } from './delete';
 import { registerGetMemoryExport } from './export';
 import { registerGetMemoryById } from './get';
+import { registerGetMemoryHistory } from './history';
 import { registerPostMemoryImport } from './import';
 import { registerGetMemory } from './list';
 import { registerGetMemorySearch } from './search';
@@ -16,6 +17,7 @@ export function registerMemoryRoutes(app: ApiApp) {
   registerGetMemoryExport(app);
   registerPostMemoryImport(app);
   registerGetMemoryById(app);
+  registerGetMemoryHistory(app);
   registerPatchMemoryById(app);
   registerDeleteMemoryById(app);
 }

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, MemorySchema, ScopeFilterParam, SourceFilter, TagFilter, limitParam, toMemoryResponse } from './schemas';
+import { IncludeSuperseded, MEMORY_LIMITS, MemorySchema, ScopeFilterParam, SourceFilter, TagFilter, limitParam, toMemoryResponse } from './schemas';
 
 const ListQuery = z.object({
   limit: limitParam(MEMORY_LIMITS.listLimit, 'Page size'),
@@ -10,6 +10,7 @@ const ListQuery = z.object({
   tag: TagFilter,
   source: SourceFilter,
   scope: ScopeFilterParam,
+  include_superseded: IncludeSuperseded,
 });
 
 export const getMemoryRoute = authedRoute(['memory:read'], {
@@ -38,7 +39,8 @@ export const getMemoryRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemory(app: ApiApp) {
   app.openapi(getMemoryRoute, async (c) => {
-    const page = await c.get('services').memory.list(c.get('principal'), c.req.valid('query'));
+    const { include_superseded, ...query } = c.req.valid('query');
+    const page = await c.get('services').memory.list(c.get('principal'), { ...query, includeSuperseded: include_superseded === 'true' });
     return c.json({ memories: page.memories.map(toMemoryResponse), next_cursor: page.nextCursor }, 200);
   });
 }

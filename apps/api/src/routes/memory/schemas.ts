@@ -77,6 +77,17 @@ export const Content = boundedText(1, MEMORY_LIMITS.contentChars).openapi({
   description: `The memory text, 1–${MEMORY_LIMITS.contentChars} characters after trimming.`,
 });
 
+const MemoryId = z.string().regex(/^mem_[0-9A-HJKMNP-TV-Z]{26}$/, { message: 'Must be a memory id (mem_…)' });
+
+const ExpiresAt = z.iso.datetime({ offset: true }).openapi({ description: 'An RFC 3339 time (future) from which it is gone, then deleted.' });
+const TtlSeconds = z
+  .number()
+  .int()
+  .min(1)
+  .max(MEMORY_LIMITS.ttlSeconds)
+  .openapi({ description: 'Expires in this many seconds (instead of expires_at).' });
+const Pinned = z.boolean().openapi({ description: 'First at session start; kept by retention.' });
+
 export const CreateMemoryBody = z
   .object({
     content: Content,
@@ -86,16 +97,37 @@ export const CreateMemoryBody = z
       .openapi({ description: '`user` (default): private to you. `org`: shared with your whole org — admins and owners only (403 otherwise).' }),
     tags: Tags.optional(),
     contexts: z.array(ContextInput).max(MEMORY_LIMITS.contexts).optional().openapi({ description: `At most ${MEMORY_LIMITS.contexts} citation contexts.` }),
+    supersedes: z
+      .array(MemoryId)
+      .min(1)
+      .max(MEMORY_LIMITS.supersedes)
+      .optional()
+      .openapi({ description: 'Your memories this one replaces: they leave list, search and recall.' }),
+    expires_at: ExpiresAt.optional(),
+    ttl_seconds: TtlSeconds.optional(),
+    pinned: Pinned.optional(),
   })
   .openapi('CreateMemory');
 
 export const UpdateMemoryBody = z
-  .object({ content: Content.optional(), tags: Tags.optional() })
-  .refine((body) => body.content !== undefined || body.tags !== undefined, {
-    message: 'Send content, tags or both',
+  .object({
+    content: Content.optional(),
+    tags: Tags.optional(),
+    expires_at: ExpiresAt.nullable().optional().openapi({ description: 'A new expiry (RFC 3339, future); null removes it.' }),
+    ttl_seconds: TtlSeconds.optional(),
+    pinned: Pinned.optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'Send at least one of content, tags, expires_at, ttl_seconds, pinned',
     path: ['content'],
   })
   .openapi('UpdateMemory');
+
+/** The expiry fields of a save or change, as the memory service takes them. */
+export function expiryOf(body: { expires_at?: string | null; ttl_seconds?: number }) {
+  if (body.expires_at === undefined && body.ttl_seconds === undefined) return undefined;
+  return { ...(body.expires_at !== undefined && { expiresAt: body.expires_at }), ...(body.ttl_seconds !== undefined && { ttlSeconds: body.ttl_seconds }) };
+}
 
 export const MemoryContextSchema = z
   .object({
@@ -116,6 +148,11 @@ const memoryFields = {
   content: z.string(),
   tags: z.array(z.string()),
   contexts: z.array(MemoryContextSchema),
+  superseded_by: z.string().nullable().openapi({ description: 'The memory that replaced this one; null while current.' }),
+  expires_at: z.string().nullable().openapi({ format: 'date-time' }),
+  pinned: z.boolean(),
+  use_count: z.number().int().openapi({ description: 'How often an agent was given it (recall, MCP reads).' }),
+  last_used_at: z.string().nullable().openapi({ format: 'date-time' }),
   created_at: z.string().openapi({ format: 'date-time' }),
   updated_at: z.string().openapi({ format: 'date-time' }),
 };
@@ -132,6 +169,17 @@ export const SavedMemorySchema = z
     }),
   })
   .openapi('SavedMemory');
+
+/** What a save answers: the saved memory, whether it was a duplicate, and similar ones. */
+export const CreatedMemorySchema = z
+  .object({
+    ...SavedMemorySchema.shape,
+    duplicate: z.boolean().openapi({ description: 'true (status 200): equal to a live memory of yours, which got this save\'s contexts and tags; nothing new stored.' }),
+    similar: z
+      .array(z.object({ id: z.string(), score: z.number().min(0).max(1), content: z.string() }))
+      .openapi({ description: `Up to ${MEMORY_LIMITS.similarCount} other live memories much like this one (score ≥ ${MEMORY_LIMITS.similarScore}): if one says the same or an older version, PATCH it or supersede it instead of keeping both.` }),
+  })
+  .openapi('CreatedMemory');
 
 const SearchHighlight = z
   .object({
@@ -194,6 +242,11 @@ function memoryFieldsOf<Extra extends object = object>(record: MemoryRecord, ext
       origin: context.origin,
       created_at: context.createdAt,
     })),
+    superseded_by: record.supersededBy,
+    expires_at: record.expiresAt,
+    pinned: record.pinned,
+    use_count: record.useCount,
+    last_used_at: record.lastUsedAt,
     created_at: record.createdAt,
     updated_at: record.updatedAt,
     ...(extra as Extra),
@@ -203,6 +256,16 @@ function memoryFieldsOf<Extra extends object = object>(record: MemoryRecord, ext
 export function toSavedMemoryResponse(saved: MemoryRecord & { redacted: number }): z.infer<typeof SavedMemorySchema> {
   return memoryFieldsOf(saved, { redacted: saved.redacted });
 }
+
+export function toCreatedMemoryResponse(created: MemoryRecord & { redacted: number; duplicate: boolean; similar: { id: string; score: number; content: string }[] }): z.infer<typeof CreatedMemorySchema> {
+  return memoryFieldsOf(created, { redacted: created.redacted, duplicate: created.duplicate, similar: created.similar });
+}
+
+/** The `include_superseded` parameter of list and search. */
+export const IncludeSuperseded = z
+  .enum(['true', 'false'])
+  .optional()
+  .openapi({ description: '`true`: also replaced memories (with `superseded_by`).' });
 
 export function toSearchResult(record: ScoredMemoryRecord): SearchResultResponse {
   return memoryFieldsOf(record, { score: record.score, match: record.match });

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, SourceFilter, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
+import { IncludeSuperseded, MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, SourceFilter, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
@@ -12,6 +12,8 @@ const SearchQuery = z.object({
   tag: TagFilter,
   source: SourceFilter,
   scope: ScopeFilterParam,
+  include_superseded: IncludeSuperseded,
+  sort: z.enum(['relevance', 'recent']).optional().openapi({ description: '`recent`: latest changed first; default `relevance`.' }),
 });
 
 export const getMemorySearchRoute = authedRoute(['memory:read'], {
@@ -34,8 +36,8 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemorySearch(app: ApiApp) {
   app.openapi(getMemorySearchRoute, async (c) => {
-    const { q, limit, tag, source, scope } = c.req.valid('query');
-    const results = await c.get('services').memory.search(c.get('principal'), { query: q, limit, tag, source, scope });
+    const { q, limit, tag, source, scope, include_superseded, sort } = c.req.valid('query');
+    const results = await c.get('services').memory.search(c.get('principal'), { query: q, limit, tag, source, scope, sort, includeSuperseded: include_superseded === 'true' });
     return c.json({ results: results.map(toSearchResult) }, 200);
   });
 }

@@ -3,7 +3,7 @@ import type { NdjsonLine } from '../../http/ndjson';
 import { validJson } from '../../http/validation';
 import { BODY_LIMITS } from '../../limits';
 import type { ImportLine } from '../../services/memory-transfer';
-import { CreateMemoryBody } from './schemas';
+import { CreateMemoryBody, expiryOf } from './schemas';
 
 /** The media type of an export, and what an import accepts (`application/jsonl` too). */
 export const NDJSON_TYPE = 'application/x-ndjson';
@@ -20,7 +20,20 @@ function asSaveBody(value: unknown): unknown {
   if (!('content' in line) && typeof line.memory === 'string') {
     return { content: line.memory, ...(Array.isArray(line.categories) ? { tags: line.categories } : {}) };
   }
-  return value;
+  // Our export's lines: a memory never expiring says `expires_at: null`; its versions are
+  // linked by `id` and `superseded_by` (chainOf), never by `supersedes`, whose ids are another org's.
+  const { supersedes: _supersedes, ...save } = line;
+  return save.expires_at === null ? { ...save, expires_at: undefined } : save;
+}
+
+const EXPORTED_ID = /^mem_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Where an exported memory stood in its chain of versions: its id in the export, and the id of the memory that replaced it. */
+function chainOf(value: unknown): { id: string; supersededBy: string | null } | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { id, superseded_by: supersededBy } = value as Record<string, unknown>;
+  if (typeof id !== 'string' || !EXPORTED_ID.test(id)) return undefined;
+  return { id, supersededBy: typeof supersededBy === 'string' && EXPORTED_ID.test(supersededBy) ? supersededBy : null };
 }
 
 /** An NDJSON line as a save, validated by the save's own schema and limits, or the problem that refuses it. */
@@ -40,7 +53,10 @@ export function importLineOf(line: NdjsonLine): ImportLine {
     return { number: line.number, error: new AppError('validation_failed', `Line ${line.number} is not JSON`) };
   }
   try {
-    return { number: line.number, input: validJson(CreateMemoryBody, asSaveBody(parsed)) };
+    const { expires_at, ttl_seconds, supersedes: _supersedes, ...body } = validJson(CreateMemoryBody, asSaveBody(parsed));
+    const expiry = expiryOf({ expires_at, ttl_seconds });
+    const chain = chainOf(parsed);
+    return { number: line.number, input: { ...body, ...(expiry && { expiry }) }, ...(chain && { chain }) };
   } catch (failure) {
     if (failure instanceof AppError) return { number: line.number, error: failure };
     throw failure;

@@ -3,7 +3,7 @@ import { problemResponses } from '../../http/problems';
 import { IfMatchHeaders, etagResponseHeader } from '../../http/preconditions';
 import { authedRoute } from '../../http/route';
 import { memoryEtag } from '../../services/preconditions';
-import { MemoryIdParams, SavedMemorySchema, UpdateMemoryBody, toSavedMemoryResponse } from './schemas';
+import { MemoryIdParams, SavedMemorySchema, UpdateMemoryBody, expiryOf, toSavedMemoryResponse } from './schemas';
 
 export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   method: 'patch',
@@ -11,7 +11,7 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
   operationId: 'patchMemoryById',
   tags: ['Memory'],
   summary: 'Update a memory',
-  description: 'Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).',
+  description: 'Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save), sets or clears its expiry, pins or unpins it; search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).',
   request: {
     params: MemoryIdParams,
     headers: IfMatchHeaders,
@@ -25,7 +25,9 @@ export const patchMemoryByIdRoute = authedRoute(['memory:write'], {
 
 export function registerPatchMemoryById(app: ApiApp) {
   app.openapi(patchMemoryByIdRoute, async (c) => {
-    const memory = await c.get('services').memory.update(c.get('principal'), c.req.valid('param').id, c.req.valid('json'), {
+    const { expires_at, ttl_seconds, ...change } = c.req.valid('json');
+    const expiry = expiryOf({ expires_at, ttl_seconds });
+    const memory = await c.get('services').memory.update(c.get('principal'), c.req.valid('param').id, { ...change, ...(expiry && { expiry }) }, {
       ifMatch: c.req.valid('header')['if-match'],
     });
     c.header('ETag', memoryEtag(memory));
