@@ -1,4 +1,4 @@
-import { describeDatabase, ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
+import { backfillMemoryContentKeys, describeDatabase, ensureDatabase, migrateDatabase, openDatabase, reindexMemorySearch } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { createApp, SERVICE_INFO } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
@@ -70,6 +70,11 @@ async function main(): Promise<void> {
   // (docs/operations.md#search-re-index); they stay findable by their exact words meanwhile.
   reindexMemorySearch(handle.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>
     logger.error({ err: error }, 'search re-index stopped; it resumes at the next start'),
+  );
+  // Memories saved before duplicate detection get their content key (it finds them then).
+  backfillMemoryContentKeys(handle.db).then(
+    (keyed) => keyed > 0 && logger.info({ keyed }, 'memory content keys backfilled'),
+    (error: unknown) => logger.error({ err: error }, 'content key backfill stopped; it resumes at the next start'),
   );
 
   let stopping = false;

@@ -1,3 +1,4 @@
+import { backfillMemoryContentKeys } from '@memory-bank/db/system';
 import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyOf, expectStatus, type RequestBody } from './support/http';
@@ -63,6 +64,15 @@ describe('duplicates', () => {
     const [id] = [...ids];
     expect(await rows('SELECT id FROM memory WHERE org_id = ? AND user_id = ?', [tenant.orgId, user.userId])).toHaveLength(1);
     expect(bodyOf(await user.api.get(`/v1/memory/${id}` as '/v1/memory/{id}'), 200).contexts).toHaveLength(20);
+  });
+
+  it('memories saved before content keys existed are keyed by the start-up backfill, then found as duplicates', async () => {
+    const user = await tenant.addMember('member');
+    const old = await saved(user, { content: 'Saved before keys existed' });
+    await server.database.pool.query('UPDATE memory SET content_key = NULL WHERE org_id = ? AND id = ?', [tenant.orgId, old.id]);
+    expect((await save(user, { content: 'saved before KEYS existed' })).status).toBe(201);
+    expect(await backfillMemoryContentKeys(server.database.db)).toBeGreaterThanOrEqual(1);
+    expect(bodyOf(await save(user, { content: 'Saved   before keys existed' }), 200).duplicate).toBe(true);
   });
 
   it('an org with dedupe_memories off keeps equal saves apart', async () => {

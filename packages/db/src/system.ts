@@ -20,3 +20,4 @@ export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export * from './system/health';
 export * from './system/idempotency';
 export * from './system/oauth';
+export * from './system/content-keys';

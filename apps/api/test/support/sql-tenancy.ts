@@ -125,6 +125,22 @@ export const ALLOWED: readonly AllowedStatement[] = [
     patterns: [/^select `org_id` from `idempotency_keys` group by `idempotency_keys`\.`org_id` having min\(`idempotency_keys`\.`created_at`\) < \? order by min\(`idempotency_keys`\.`created_at`\) limit \?$/i],
   },
   {
+    by: 'the maintenance loop\'s expiry and retention (services/maintenance.ts → system/maintenance.ts), in the background, and doctor and the /metrics gauge of what is due',
+    reason:
+      'finds the expired memories of every org (a range of the memory_expiry index, oldest first, bounded) and counts them, and reads which orgs ' +
+      'have a retention setting (the orgs table); each org\'s memories, events and segments are then locked and deleted, or counted, by org-scoped statements',
+    patterns: [
+      /^select `id`, `org_id`, `user_id`, `scope` from `memory` where \(`memory`\.`expires_at` is not null and `memory`\.`expires_at` <= \?\) order by `memory`\.`expires_at` asc limit \?$/i,
+      /^select count\(\*\) from `memory` where \(`memory`\.`expires_at` is not null and `memory`\.`expires_at` <= \?\)$/i,
+      /^select `id`, `memory_retention_days`, `workstream_retention_days` from `orgs` where \(`orgs`\.`memory_retention_days` is not null or `orgs`\.`workstream_retention_days` is not null\) order by `orgs`\.`id` asc$/i,
+    ],
+  },
+  {
+    by: 'the content key backfill (system/content-keys.ts), in the background at start-up',
+    reason: 'lists the orgs, then keys each org\'s memories saved before content keys existed with org-scoped statements',
+    patterns: [/^select `id` from `orgs`$/i],
+  },
+  {
     by: 'the search re-index (search/reindex.ts), in the background at start-up',
     reason: 'rewrites the search terms of memories saved in an older format, in every org, in id order',
     patterns: [/\bfrom `memory` where (?:\(`memory`\.`id` > \? and )?`memory`\.`search_version` <> \?/i, /^update `memory` set `search_terms` = \?, `search_version` = \? where `memory`\.`id` = \?$/i],
