@@ -82,7 +82,7 @@ export interface MemoryBankApp {
   keyCache: KeyCache;
   /** Background housekeeping (expired Idempotency-Keys): start() it (the server does). */
   maintenance: Maintenance;
-  /** Stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
+  /** Writes the memory uses it holds, stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
 
@@ -259,6 +259,8 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     keyCache,
     maintenance,
     async close({ flush }) {
+      // Uses of memories waiting in the process (recall, MCP reads) are written in either case.
+      await services.memoryUse.close();
       await archiver.stop(flush);
       await maintenance.stop();
       metrics?.close();

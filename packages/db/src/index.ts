@@ -19,6 +19,7 @@ export { poolUsage, observeConnectionAcquisition, type PoolUsage, type Statement
 export * from './queries/orgs';
 export * from './queries/api-keys';
 export * from './queries/memory';
+export * from './queries/memory-use';
 export * from './queries/workstream-append';
 export * from './queries/workstream-read';
 export * from './queries/workstream-deletion';

@@ -12,6 +12,7 @@ import { createMembersService } from './members';
 import { createMemoryService } from './memory';
 import { createMemoryRedaction } from './memory-redaction';
 import { createMemoryTransferService } from './memory-transfer';
+import { createMemoryUseService } from './memory-use';
 import { createOperatorService } from './operator';
 import { createOAuthGrantService } from './oauth-grants';
 import { createOrgService } from './orgs';
@@ -32,6 +33,7 @@ export interface ArchiveDeps {
 export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: KeyCache, oidc: Authenticator | null = null) {
   const apiKeys = createApiKeyService(deps);
   const memory = createMemoryService(deps, createMemoryRedaction(archive.sanitizer));
+  const memoryUse = createMemoryUseService(deps);
   const members = createMembersService(deps, apiKeys, archive.archiver);
   const hooks = createHookIngestService({
     ...deps,
@@ -48,10 +50,11 @@ export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: Ke
     operator: createOperatorService(deps, { apiKeys, members, archiver: archive.archiver }),
     memory,
     memoryTransfer: createMemoryTransferService(deps, memory),
+    memoryUse,
     system: createSystemService(deps),
     audit: createAuditService(deps),
     workstreams: createWorkstreamService(deps, archive, memory),
     hooks,
-    recall: createRecallService(deps, memory, hooks),
+    recall: createRecallService(deps, { memory, hooks, memoryUse }),
   };
 }

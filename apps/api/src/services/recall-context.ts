@@ -12,6 +12,7 @@ export interface RecallCandidate {
   scope: 'user' | 'org';
   content: string;
   score: number;
+  pinned?: boolean;
 }
 
 export interface ShownMemory {
@@ -19,6 +20,8 @@ export interface ShownMemory {
   scope: 'user' | 'org';
   score: number;
   truncated: boolean;
+  /** Present, and true, for a pinned memory. */
+  pinned?: true;
 }
 
 export interface LastSessionNote {
@@ -62,7 +65,7 @@ function noteLines(note: LastSessionNote, budget: number): string | null {
 
 /**
  * Fills `budget` characters: the note first takes what it needs up to its share, then
- * the memories in rank order, each whole or cut (never below minMemoryChars), each on
+ * the memories in the order given (pinned ones first at session start, then by rank), each whole or cut (never below minMemoryChars), each on
  * one line as `- [mem_…] content` (`(shared)` marks org memories).
  */
 export function composeRecall(candidates: readonly RecallCandidate[], note: LastSessionNote | null, budget: number): ComposedRecall {
@@ -80,7 +83,7 @@ export function composeRecall(candidates: readonly RecallCandidate[], note: Last
       const piece = cut(content, available);
       lines.push(prefix + piece.text);
       room -= chars(prefix) + chars(piece.text);
-      memories.push({ id: candidate.id, scope: candidate.scope, score: candidate.score, truncated: piece.truncated });
+      memories.push({ id: candidate.id, scope: candidate.scope, score: candidate.score, truncated: piece.truncated, ...(candidate.pinned ? { pinned: true as const } : {}) });
     }
   }
   const blocks = [memories.length > 0 ? HEADER + lines.join('') : null, noteText].filter((block): block is string => block !== null);

@@ -1,4 +1,4 @@
-import { findLastExchange, findPreviousSessions, findSessionRecalls, type Harness, type OwnerScope } from '@memory-bank/db';
+import { findLastExchange, findPinnedMemories, findPreviousSessions, findSessionRecalls, type Harness, type OwnerScope } from '@memory-bank/db';
 import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
@@ -7,8 +7,10 @@ import type { HookIngestService, HookReceipt } from './hooks';
 import { AdapterError, type HookPayload } from '../hooks/types';
 import type { ServiceDeps } from './deps';
 import type { MemoryService } from './memory';
+import type { MemoryUseService } from './memory-use';
 import { RECALL_LIMITS } from '../limits';
-import { composeRecall, type LastSessionNote, type ShownMemory } from './recall-context';
+import { composeRecall, type LastSessionNote, type RecallCandidate, type ShownMemory } from './recall-context';
+import { rankForRecall } from './recall-ranking';
 import { truncateText } from '../text';
 
 export interface RecallRequest {
@@ -47,7 +49,10 @@ const SESSION_START = /^(SessionStart|session[._-]?start(ed)?|session\.created)$
 
 const lastSegment = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
 
-export function createRecallService({ db }: ServiceDeps, memory: MemoryService, hooks: HookIngestService) {
+export function createRecallService(
+  { db, clock }: ServiceDeps,
+  { memory, hooks, memoryUse }: { memory: MemoryService; hooks: HookIngestService; memoryUse: MemoryUseService },
+) {
   /** The latest earlier session in `cwd` that has a prompt or a reply: the "last time" note. */
   async function lastSessionIn(scope: OwnerScope, cwd: string, current: { harness: Harness; nativeSessionId: string }): Promise<LastSessionNote | null> {
     const previous = await findPreviousSessions(db, scope, { cwd, except: current, limit: PREVIOUS_SESSIONS });
@@ -76,33 +81,49 @@ export function createRecallService({ db }: ServiceDeps, memory: MemoryService, 
     const scope = principal.scope;
     const session = { harness: request.harness, nativeSessionId: request.sessionId };
     const budgetChars = Math.min(request.maxChars ?? Number.POSITIVE_INFINITY, principal.recallBudgetChars ?? RECALL_LIMITS.defaultBudgetChars);
-    const search = (query: string, already: number) =>
-      query.trim() === '' ? Promise.resolve([]) : memory.search(principal, { query, limit: Math.min(RECALL_LIMITS.searchLimit, RECALL_LIMITS.candidates + already) });
+    // The search reads the whole pool the ranking reorders, not only the best few by
+    // relevance (docs/hooks.md#recall-ranking-and-pins).
+    const search = (query: string) => (query.trim() === '' ? Promise.resolve([]) : memory.search(principal, { query, limit: RECALL_LIMITS.searchLimit }));
+    const now = clock.now();
+    const sessionStart = request.trigger === 'session_start';
 
     // The session's past recalls decide what is new; a prompt's search does not wait for
     // them, nor does a session start's look at the previous session (the note, said once
-    // per session, with its first recall — which a session start almost always is).
+    // per session, with its first recall — which a session start almost always is) or
+    // at the person's pinned memories.
     const cwd = request.cwd;
-    const [recalls, promptMatches, lastTime] = await Promise.all([
+    const [recalls, promptMatches, lastTime, pinned] = await Promise.all([
       findSessionRecalls(db, scope, session),
-      request.trigger === 'prompt' ? search(request.prompt ?? '', RECALL_LIMITS.searchLimit) : null,
-      request.trigger === 'session_start' && cwd ? lastSessionIn(scope, cwd, session) : null,
+      sessionStart ? null : search(request.prompt ?? ''),
+      sessionStart && cwd ? lastSessionIn(scope, cwd, session) : null,
+      sessionStart ? findPinnedMemories(db, scope, { now, limit: RECALL_LIMITS.pinned }) : [],
     ]);
     const shown = new Set(recalls.heads.flatMap(idsInRecallHead));
     const firstRecall = recalls.heads.length === 0;
-    const previous = request.trigger === 'session_start' ? lastTime : firstRecall && cwd ? await lastSessionIn(scope, cwd, session) : null;
+    const previous = sessionStart ? lastTime : firstRecall && cwd ? await lastSessionIn(scope, cwd, session) : null;
     const note = firstRecall ? previous : null;
     // A session start searches for the project, and for where the last session there left off.
-    const matches = promptMatches ?? (await search(projectQuery(request, previous), shown.size));
-    const fresh = matches.filter((match) => !shown.has(match.id));
-    const composed = composeRecall(fresh.slice(0, RECALL_LIMITS.candidates), note, budgetChars);
-    const result = { memories: composed.memories, note: composed.note, budgetChars, alreadyShown: matches.length - fresh.length };
+    const matches = promptMatches ?? (await search(projectQuery(request, previous)));
+    // Pinned memories first (at session start), then the matches by relevance, freshness and use.
+    const pins = new Set(pinned.map((pin) => pin.id));
+    const ranked = rankForRecall(matches.filter((match) => !pins.has(match.id)), now);
+    const relevance = new Map(matches.map((match) => [match.id, match.score]));
+    const candidates: RecallCandidate[] = [
+      ...pinned.map((pin) => ({ ...pin, score: relevance.get(pin.id) ?? 0, pinned: true })),
+      ...ranked.map((match) => ({ id: match.id, scope: match.scope, content: match.content, score: match.score, pinned: match.pinned })),
+    ];
+    const fresh = candidates.filter((candidate) => !shown.has(candidate.id));
+    const freshPins = pinned.filter((pin) => !shown.has(pin.id)).length;
+    const composed = composeRecall(fresh.slice(0, freshPins + RECALL_LIMITS.candidates), note, budgetChars);
+    const result = { memories: composed.memories, note: composed.note, budgetChars, alreadyShown: candidates.length - fresh.length };
     if (composed.text === '') return { ...result, text: '', recorded: null };
     const { receipt, stored } = await hooks.recordRecall(principal, { ...session, ...(request.cwd ? { cwd: request.cwd } : {}) }, {
       trigger: request.trigger,
       memory_ids: composed.memories.map((shownMemory) => shownMemory.id),
       text: composed.text,
     });
+    // What the agent was given counts as used (written in the background, best effort).
+    memoryUse.record(principal, composed.memories.map((shownMemory) => shownMemory.id));
     return { ...result, text: stored.text, recorded: receipt };
   }
 

@@ -33,12 +33,20 @@ export const FIELD_LIMITS = {
     contexts: {
       maxItems: 16,
     },
+    supersedes: {
+      minItems: 1,
+      maxItems: 16,
+    },
     tags: {
       maxItems: 32,
       items: {
         minLength: 1,
         maxLength: 64,
       },
+    },
+    ttl_seconds: {
+      minimum: 1,
+      maximum: 315360000,
     },
   },
   CreateOrg: {
@@ -113,6 +121,10 @@ export const FIELD_LIMITS = {
         minLength: 1,
         maxLength: 64,
       },
+    },
+    ttl_seconds: {
+      minimum: 1,
+      maximum: 315360000,
     },
   },
 } as const;

@@ -268,7 +268,7 @@ export interface paths {
         put?: never;
         /**
          * Save a memory
-         * @description Saves one durable fact, decision or preference for later sessions; searchable at once. Use it when the user states something worth keeping or asks you to remember; to change an existing memory use patchMemoryById. Add tags, and contexts (the source snippet) for citing. `scope: "org"` (admins and owners) shares it with the whole team. Secrets are stored as `[REDACTED:<kind>]` (counted in `redacted`) unless the org turned that off. 409 when the org is at its quota. Send an `Idempotency-Key` to make a retry safe.
+         * @description Saves one durable fact, decision or preference for later sessions; searchable at once. Use it when the user states something worth keeping or asks you to remember. An equal save is not stored twice (200, `duplicate: true`). Read `similar` in the answer: if one says the same or an older version, replace it (`supersedes`) or correct it (patchMemoryById) rather than keep both. `ttl_seconds` for what stops being true; `pinned` for what every session needs. Tags, and contexts (the source snippet) for citing. `scope: "org"` (admins) shares it with the team. Secrets are stored redacted. 409 at the org's quota or for a memory already superseded. Send an `Idempotency-Key` to make a retry safe.
          */
         post: operations["postMemory"];
         delete?: never;
@@ -300,9 +300,29 @@ export interface paths {
         head?: never;
         /**
          * Update a memory
-         * @description Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save); search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).
+         * @description Corrects a memory: replaces its content and/or tags (contexts are kept; secrets in new content are redacted as on save), sets or clears its expiry, pins or unpins it; search sees it at once. Use it when a saved fact changed, rather than saving a contradicting memory with postMemory. Org-shared memories: admins and owners only (403). With `If-Match`, only if still that version (412 otherwise).
          */
         patch: operations["patchMemoryById"];
+        trace?: never;
+    };
+    "/v1/memory/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A memory and its versions
+         * @description Every version of a memory replaced through `supersedes`, the current one first: how a fact changed. A memory never superseded is its own history.
+         */
+        get: operations["getMemoryHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/memory/export": {
@@ -713,18 +733,69 @@ export interface components {
             /** @description A subset of the calling key's scopes (default: all of them). */
             scopes?: ("memory:read" | "memory:write" | "hooks:write" | "workstreams:read" | "workstreams:write" | "keys:manage" | "admin")[];
         };
+        CreatedMemory: {
+            content: string;
+            contexts: components["schemas"]["MemoryContext"][];
+            /** Format: date-time */
+            created_at: string;
+            /** @description true (status 200): equal to a live memory of yours, which got this save's contexts and tags; nothing new stored. */
+            duplicate: boolean;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** @example mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
+            id: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            pinned: boolean;
+            /** @description How many secrets in `content` and the contexts (snippets, citations) this request replaced with `[REDACTED:<kind>]` before storing. 0 when the org turned redaction off (`redact_memory_secrets`). */
+            redacted: number;
+            /**
+             * @description `user`: private to its owner; `org`: shared with the org.
+             * @enum {string}
+             */
+            scope: "user" | "org";
+            /** @description Up to 3 other live memories much like this one (score ≥ 0.5): if one says the same or an older version, PATCH it or supersede it instead of keeping both. */
+            similar: {
+                content: string;
+                id: string;
+                score: number;
+            }[];
+            /**
+             * @description How it was saved: `api` (REST), `mcp` (an agent over MCP), `hook`.
+             * @enum {string}
+             */
+            source: "api" | "mcp" | "hook";
+            /** @description The memory that replaced this one; null while current. */
+            superseded_by: string | null;
+            tags: string[];
+            /** Format: date-time */
+            updated_at: string;
+            /** @description How often an agent was given it (recall, MCP reads). */
+            use_count: number;
+        };
         CreateMemory: {
             /** @description The memory text, 1–8000 characters after trimming. */
             content: string;
             /** @description At most 16 citation contexts. */
             contexts?: components["schemas"]["MemoryContextInput"][];
             /**
+             * Format: date-time
+             * @description An RFC 3339 time (future) from which it is gone, then deleted.
+             */
+            expires_at?: string;
+            /** @description First at session start; kept by retention. */
+            pinned?: boolean;
+            /**
              * @description `user` (default): private to you. `org`: shared with your whole org — admins and owners only (403 otherwise).
              * @enum {string}
              */
             scope?: "user" | "org";
+            /** @description Your memories this one replaces: they leave list, search and recall. */
+            supersedes?: string[];
             /** @description At most 32 tags of 1–64 characters; duplicates are dropped. */
             tags?: string[];
+            /** @description Expires in this many seconds (instead of expires_at). */
+            ttl_seconds?: number;
         };
         CreateOrg: {
             /** @description The org (tenant) name, 1–200 characters. */
@@ -789,8 +860,13 @@ export interface components {
             contexts: components["schemas"]["MemoryContext"][];
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
             /** @example mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
             id: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            pinned: boolean;
             /**
              * @description `user`: private to its owner; `org`: shared with the org.
              * @enum {string}
@@ -801,9 +877,13 @@ export interface components {
              * @enum {string}
              */
             source: "api" | "mcp" | "hook";
+            /** @description The memory that replaced this one; null while current. */
+            superseded_by: string | null;
             tags: string[];
             /** Format: date-time */
             updated_at: string;
+            /** @description How often an agent was given it (recall, MCP reads). */
+            use_count: number;
         };
         MemoryContext: {
             citation: {
@@ -880,9 +960,14 @@ export interface components {
             contexts: components["schemas"]["MemoryContext"][];
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
             /** @example mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
             id: string;
+            /** Format: date-time */
+            last_used_at: string | null;
             match: components["schemas"]["SearchMatch"];
+            pinned: boolean;
             /**
              * @description `user`: private to its owner; `org`: shared with the org.
              * @enum {string}
@@ -895,9 +980,13 @@ export interface components {
              * @enum {string}
              */
             source: "api" | "mcp" | "hook";
+            /** @description The memory that replaced this one; null while current. */
+            superseded_by: string | null;
             tags: string[];
             /** Format: date-time */
             updated_at: string;
+            /** @description How often an agent was given it (recall, MCP reads). */
+            use_count: number;
         };
         OAuthConsentRequest: {
             client: {
@@ -992,12 +1081,15 @@ export interface components {
                 reply: string | null;
                 workstream_id: string;
             } | null;
-            /** @description The memories in `context`, in order, each cited there as `[mem_…]`. */
+            /** @description The memories in `context`, in order, each cited there as `[mem_…]`: pinned ones first at session start, then by rank (docs/hooks.md#recall-ranking-and-pins). */
             memories: {
                 /** @example mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
                 id: string;
+                /** @description A pinned memory: at session start, pinned memories come first. */
+                pinned: boolean;
                 /** @enum {string} */
                 scope: "user" | "org";
+                /** @description Relevance to the recall's query, 0–1 as in search (0 for a pinned memory that did not match it). */
                 score: number;
                 /** @description Only the start of the memory fitted. */
                 truncated: boolean;
@@ -1048,8 +1140,13 @@ export interface components {
             contexts: components["schemas"]["MemoryContext"][];
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
             /** @example mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
             id: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            pinned: boolean;
             /** @description How many secrets in `content` and the contexts (snippets, citations) this request replaced with `[REDACTED:<kind>]` before storing. 0 when the org turned redaction off (`redact_memory_secrets`). */
             redacted: number;
             /**
@@ -1062,9 +1159,13 @@ export interface components {
              * @enum {string}
              */
             source: "api" | "mcp" | "hook";
+            /** @description The memory that replaced this one; null while current. */
+            superseded_by: string | null;
             tags: string[];
             /** Format: date-time */
             updated_at: string;
+            /** @description How often an agent was given it (recall, MCP reads). */
+            use_count: number;
         };
         SearchHighlight: {
             /** @description Offset just past the match (exclusive). */
@@ -1108,8 +1209,17 @@ export interface components {
         UpdateMemory: {
             /** @description The memory text, 1–8000 characters after trimming. */
             content?: string;
+            /**
+             * Format: date-time
+             * @description A new expiry (RFC 3339, future); null removes it.
+             */
+            expires_at?: string | null;
+            /** @description First at session start; kept by retention. */
+            pinned?: boolean;
             /** @description At most 32 tags of 1–64 characters; duplicates are dropped. */
             tags?: string[];
+            /** @description Expires in this many seconds (instead of expires_at). */
+            ttl_seconds?: number;
         };
         UpdateOrg: {
             /** @description `false`: memories are stored as sent, secrets included (hook payloads are always redacted). `true` (the default): secrets in memory content and contexts are redacted on save and update. */
@@ -2704,6 +2814,8 @@ export interface operations {
             query?: {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
+                /** @description `true`: also replaced memories (with `superseded_by`). */
+                include_superseded?: "true" | "false";
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
                 /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
@@ -2821,6 +2933,19 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A duplicate: the live memory this save equals, with the save's contexts and tags added. */
+            200: {
+                headers: {
+                    /** @description A strong entity tag of this version of the resource; send it back in If-Match. */
+                    ETag?: string;
+                    /** @description `true` when this answer replays the first request sent with the same Idempotency-Key (nothing was written again). */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedMemory"];
+                };
+            };
             /** @description The saved memory (or, replayed, the memory the first request with this Idempotency-Key saved). */
             201: {
                 headers: {
@@ -2831,7 +2956,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SavedMemory"];
+                    "application/json": components["schemas"]["CreatedMemory"];
                 };
             };
             /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
@@ -2854,6 +2979,15 @@ export interface operations {
             };
             /** @description The credentials are valid but lack the scope or role this operation needs. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3297,6 +3431,101 @@ export interface operations {
             };
         };
     };
+    getMemoryHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The chain, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        memories: components["schemas"]["Memory"][];
+                    };
+                };
+            };
+            /** @description Missing, unknown or revoked credentials. Carries `WWW-Authenticate: Bearer`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credentials are valid but lack the scope or role this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (missing, malformed and foreign ids look the same). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited: retry after `Retry-After` seconds. `RateLimit` says which limit refused. */
+            429: {
+                headers: {
+                    /** @description The limit that refused: `"key";r=0;t=<seconds until full>` (`key`, `user` or `org`). */
+                    RateLimit?: string;
+                    /** @description Every limit this request draws on: `"key";q=<burst>;w=<seconds>, "org";q=…;w=…`. */
+                    "RateLimit-Policy"?: string;
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request line and headers are larger than the server accepts (16 KiB); the connection is closed. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An unexpected error; nothing internal is disclosed. Quote `request_id` when reporting it. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The database cannot be reached, did not answer in time (REQUEST_TIMEOUT_MS), or the server is busy with other requests’ bodies; retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getMemoryExport: {
         parameters: {
             query?: {
@@ -3521,12 +3750,16 @@ export interface operations {
     getMemorySearch: {
         parameters: {
             query: {
+                /** @description `true`: also replaced memories (with `superseded_by`). */
+                include_superseded?: "true" | "false";
                 /** @description At most this many results, 1–50 (default 20). */
                 limit?: number;
                 /** @description What to look for, 1–512 characters. Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank above scattered words; a word ending in * and the last word match as prefixes. Other operators are text. */
                 q: string;
                 /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
                 scope?: "user" | "org" | "all";
+                /** @description `recent`: latest changed first; default `relevance`. */
+                sort?: "relevance" | "recent";
                 /** @description Only memories saved this way. */
                 source?: "api" | "mcp" | "hook";
                 /** @description Only memories carrying this tag. */

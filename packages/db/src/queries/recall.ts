@@ -1,7 +1,8 @@
-import { and, desc, eq, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { union } from 'drizzle-orm/mysql-core';
 import type { Executor } from '../driver';
 import { preparedOn } from '../driver';
-import { workstreamEvents, workstreams, type EventRole, type Harness } from '../schema';
+import { MEMORY_INDEXES, memory, workstreamEvents, workstreams, type EventRole, type Harness, type MemoryScope } from '../schema';
 import type { OwnerScope } from '../scope';
 
 /** What a session's context already holds of recall: its workstream (if it exists yet) and the first line of each recall event since its last compaction. */
@@ -129,4 +130,41 @@ export async function findLastExchange(ex: Executor, scope: OwnerScope, workstre
       .execute({ workstreamId, orgId: scope.orgId, userId: scope.userId, chars: maxChars })
       .then((rows) => rows.map((row): LastMessage => ({ role, text: row.text, truncated: row.length > maxChars, occurredAt: row.occurredAt })));
   return (await Promise.all([last('user'), last('assistant')])).flat();
+}
+
+export interface PinnedMemory {
+  id: string;
+  scope: MemoryScope;
+  content: string;
+}
+
+/**
+ * The pinned memories the caller sees — their own and the org's shared ones — that are
+ * current (not superseded) and not expired at `now`: at most `limit`, the most recently
+ * changed first. Each scope is read along memory_pinned (org_id, pinned, scope, user_id),
+ * named in a hint, so only pinned rows are read, however many the owner holds.
+ */
+export async function findPinnedMemories(ex: Executor, scope: OwnerScope, options: { now: Date; limit: number }): Promise<PinnedMemory[]> {
+  const branch = (on: Executor, which: 'user' | 'org') =>
+    on
+      .select({ id: memory.id, scope: memory.scope, content: memory.content, updatedAt: memory.updatedAt })
+      .from(memory, { forceIndex: MEMORY_INDEXES.pinned })
+      .where(
+        and(
+          eq(memory.orgId, OWNER.orgId),
+          eq(memory.pinned, true),
+          eq(memory.scope, which),
+          which === 'user' ? eq(memory.userId, OWNER.userId) : undefined,
+          isNull(memory.supersededBy),
+          or(isNull(memory.expiresAt), gt(memory.expiresAt, sql.placeholder('now'))),
+        ),
+      )
+      .orderBy(desc(memory.updatedAt), desc(memory.id))
+      .limit(sql.placeholder('limit'));
+  const rows = await preparedOn(ex, 'pinnedMemories', (on) =>
+    union(branch(on, 'user'), branch(on, 'org'))
+      .orderBy(sql`\`updated_at\` desc`, sql`\`id\` desc`)
+      .limit(sql.placeholder('limit')),
+  ).execute({ orgId: scope.orgId, userId: scope.userId, now: options.now, limit: options.limit });
+  return rows.map(({ id, scope: which, content }) => ({ id, scope: which, content }));
 }

@@ -36,11 +36,12 @@ export const RecallSchema = z
         z.object({
           id: z.string().openapi({ example: 'mem_01JD3W6Q8Z9K2M4N5P6R7S8T9V' }),
           scope: z.enum(['user', 'org']),
-          score: z.number(),
+          score: z.number().openapi({ description: "Relevance to the recall's query, 0–1 as in search (0 for a pinned memory that did not match it)." }),
           truncated: z.boolean().openapi({ description: 'Only the start of the memory fitted.' }),
+          pinned: z.boolean().openapi({ description: 'A pinned memory: at session start, pinned memories come first.' }),
         }),
       )
-      .openapi({ description: 'The memories in `context`, in order, each cited there as `[mem_…]`.' }),
+      .openapi({ description: 'The memories in `context`, in order, each cited there as `[mem_…]`: pinned ones first at session start, then by rank (docs/hooks.md#recall-ranking-and-pins).' }),
     last_session: z
       .object({
         workstream_id: z.string(),
@@ -62,7 +63,7 @@ export const RecallSchema = z
 export function toRecallResponse(result: RecallResult): z.infer<typeof RecallSchema> {
   return {
     context: result.text,
-    memories: result.memories,
+    memories: result.memories.map(({ id, scope, score, truncated, pinned }) => ({ id, scope, score, truncated, pinned: pinned ?? false })),
     last_session: result.note && {
       workstream_id: result.note.workstreamId,
       last_event_at: result.note.lastEventAt.toISOString(),
