@@ -39,8 +39,10 @@ export const MEMORY_LIMITS = {
   similarCount: 3,
   /** …each at least this similar (the search score, 0–1, of the memory for the saved text). */
   similarScore: 0.5,
-  /** The saved text, cut to this many characters, is the query that finds similar memories. */
+  /** The saved text, cut to this many characters, is the query that finds similar memories… */
   similarQueryChars: 512,
+  /** …by its this many words rarest among the owner's memories (a score is relative to them). */
+  similarQueryWords: 8,
 } as const;
 
 /** Export and import of memories as NDJSON (docs/api.md#export-and-import). */

@@ -237,3 +237,23 @@ describe('search sort=recent', () => {
     expect(bodyOf(await user.api.get('/v1/memory/search?q=capybara&sort=recent'), 200).results.map((memory) => memory.id)).toEqual([weak.id, strong.id]);
   });
 });
+
+describe('use', () => {
+  it('reads over MCP count as uses; reads over REST do not', async () => {
+    const user = await tenant.addMember('member');
+    const memory = await saved(user, { content: 'The wombat runbook lives in the ops wiki' });
+    await user.api.get(`/v1/memory/${memory.id}` as '/v1/memory/{id}');
+    const call = (name: string, args: Record<string, unknown>) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
+      });
+    expect((await call('getMemoryById', { id: memory.id })).status).toBe(200);
+    expect((await call('getMemorySearch', { q: 'wombat runbook' })).status).toBe(200);
+    await server.services.memoryUse.flush();
+    const read = bodyOf(await user.api.get(`/v1/memory/${memory.id}` as '/v1/memory/{id}'), 200);
+    expect(read.use_count).toBe(2);
+    expect(read.last_used_at).not.toBeNull();
+  });
+});

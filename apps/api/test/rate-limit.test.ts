@@ -128,6 +128,7 @@ describe('createRequestLimiter', () => {
     scopes: [],
     recallBudgetChars: null,
     redactsMemorySecrets: true,
+    dedupesMemories: true,
     requestId: 'req',
   });
   const context = () => {

@@ -146,15 +146,15 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
   }
 
   /** The user a verified identity signs in as, with their org's `redact_memory_secrets`. */
-  async function resolveUser(identity: OidcIdentity, claims: JWTPayload, requestId: string, retried = false): Promise<{ user: UserRow; redactsMemorySecrets: boolean } | null> {
+  async function resolveUser(identity: OidcIdentity, claims: JWTPayload, requestId: string, retried = false): Promise<{ user: UserRow; redactsMemorySecrets: boolean; dedupesMemories: boolean } | null> {
     const orgClaim = claims[config.OIDC_ORG_CLAIM];
     const linked = await findUserByOidcIdentity(db, identity);
     if (linked) {
       if (linked.removedAt) return null;
       // An identity belongs to one org; a token for another org is not this user's.
       if (orgClaim !== undefined && orgClaim !== linked.orgId) return null;
-      const { redactMemorySecrets, ...user } = linked;
-      return { user, redactsMemorySecrets: redactMemorySecrets };
+      const { redactMemorySecrets, dedupeMemories, ...user } = linked;
+      return { user, redactsMemorySecrets: redactMemorySecrets, dedupesMemories: dedupeMemories };
     }
     const org = typeof orgClaim === 'string' && isId('org', orgClaim) ? await findOrgById(db, orgClaim) : null;
     if (!org) return null;
@@ -166,7 +166,7 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
       if (!isDuplicateKey(error)) throw error;
       outcome = 'retry';
     }
-    if (outcome !== 'retry') return outcome && { user: outcome, redactsMemorySecrets: org.redactMemorySecrets };
+    if (outcome !== 'retry') return outcome && { user: outcome, redactsMemorySecrets: org.redactMemorySecrets, dedupesMemories: org.dedupeMemories };
     if (retried) {
       logger.warn({ org_id: orgClaim, oidc_iss: identity.issuer, oidc_sub: identity.subject }, 'OIDC sign-in refused: could not enrol the identity');
       return null;
@@ -180,8 +180,8 @@ export function createOidcAuthenticator({ db, config, clock, logger, enrolment }
       if (!claims) return null;
       const resolved = await resolveUser({ issuer, subject: claims.sub }, claims, requestId);
       if (!resolved) return null;
-      const { user, redactsMemorySecrets } = resolved;
-      return { scope: ownerScopeOf(user), via: 'oidc', keyId: null, scopes: defaultScopes(user.role), recallBudgetChars: null, redactsMemorySecrets, requestId };
+      const { user, redactsMemorySecrets, dedupesMemories } = resolved;
+      return { scope: ownerScopeOf(user), via: 'oidc', keyId: null, scopes: defaultScopes(user.role), recallBudgetChars: null, redactsMemorySecrets, dedupesMemories, requestId };
     },
   };
 }

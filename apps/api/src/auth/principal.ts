@@ -19,6 +19,8 @@ export interface Principal {
    * the credential: see the key cache's window, docs/api.md#authentication).
    */
   readonly redactsMemorySecrets: boolean;
+  /** The org setting `dedupe_memories`, read with the credential like `redactsMemorySecrets`. */
+  readonly dedupesMemories: boolean;
   readonly requestId: string;
 }
 

@@ -56,7 +56,7 @@ export function createTokenAuthentication({ db, clock, logger, provider, resourc
     const allowed = defaultScopes(account.scope.role);
     const scopes = (accessToken.scope ?? '').split(' ').filter(isGrantable).filter((scope) => allowed.includes(scope));
     return {
-      principal: { scope: account.scope, via: 'oauth', keyId: null, scopes, recallBudgetChars: null, redactsMemorySecrets: account.redactsMemorySecrets },
+      principal: { scope: account.scope, via: 'oauth', keyId: null, scopes, recallBudgetChars: null, redactsMemorySecrets: account.redactsMemorySecrets, dedupesMemories: account.dedupesMemories },
       grantRef: recordRef('Grant', accessToken.grantId),
       expiresAt: (accessToken.exp ?? 0) * 1000,
     };

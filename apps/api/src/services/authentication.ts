@@ -61,6 +61,7 @@ export function createAuthentication({ db, clock, logger }: Pick<ServiceDeps, 'd
       scopes: holder.scopes,
       recallBudgetChars: holder.recallBudgetChars,
       redactsMemorySecrets: holder.redactsMemorySecrets,
+      dedupesMemories: holder.dedupesMemories,
       requestId,
     };
   }

@@ -7,7 +7,6 @@ import {
   findDuplicateMemories,
   findMemoriesByIds,
   findMemory,
-  findOrg,
   hasErrorCode,
   inTransaction,
   insertMemories,
@@ -188,7 +187,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     const room = await quotaRoom(tx, principal);
     const owners = [...new Set(items.map((item) => statsOwnerOf({ ...org, scope: item.memory.scope })))].sort();
     for (const owner of owners) await lockOwnerSaves(tx, org, owner);
-    const dedupes = (await findOrg(tx, org))?.dedupeMemories ?? true;
+    const dedupes = principal.dedupesMemories;
     const existing = dedupes ? await findDuplicateMemories(tx, org, items.map((item) => item.memory.contentKey), now) : [];
     /** Where a save of this scope and content went: an existing memory, or a new one of this batch. */
     const destinations = new Map<string, DuplicateCandidate | NewMemory>();
@@ -282,7 +281,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
    */
   async function similarTo(principal: Principal, record: MemoryRecord): Promise<SimilarMemory[]> {
     const query = Array.from(record.content).slice(0, MEMORY_LIMITS.similarQueryChars).join('');
-    const results = await searchMemories(db, principal.scope, { query, limit: MEMORY_LIMITS.similarCount + 1, now: clock.now() });
+    const results = await searchMemories(db, principal.scope, { query, limit: MEMORY_LIMITS.similarCount + 1, now: clock.now(), distinctiveWords: MEMORY_LIMITS.similarQueryWords });
     return results
       .filter((result) => result.id !== record.id && result.score >= MEMORY_LIMITS.similarScore)
       .slice(0, MEMORY_LIMITS.similarCount)

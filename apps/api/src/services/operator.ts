@@ -123,7 +123,7 @@ export function createOperatorService(
       const org = orgScopeOf(settings);
       const row = user.includes('@') ? await findOrgUserByEmail(db, org, normaliseEmail(user)) : isId('user', user) ? await findUser(db, org, user) : null;
       if (!row || row.removedAt) throw notFound('User');
-      return { scope: ownerScopeOf(row), via: 'operator', keyId: null, scopes: defaultScopes(row.role), recallBudgetChars: null, redactsMemorySecrets: settings.redactMemorySecrets, requestId };
+      return { scope: ownerScopeOf(row), via: 'operator', keyId: null, scopes: defaultScopes(row.role), recallBudgetChars: null, redactsMemorySecrets: settings.redactMemorySecrets, dedupesMemories: settings.dedupeMemories, requestId };
     },
 
     /** A key for any user, with any scopes their role allows. */

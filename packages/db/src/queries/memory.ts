@@ -18,7 +18,7 @@ import { searchTag, type SearchTag } from '../search/terms';
 import { SEARCH_TERMS_VERSION, memorySearchTerms } from '../search/memory-terms';
 import { contentKeyOf } from '../content-key';
 import { booleanAgainst, holdsToken, parseSearchQuery, termTokens } from '../search/query';
-import { commonWords } from '../search/selectivity';
+import { commonWords, mostDistinctive } from '../search/selectivity';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
 import { applyStatsDelta, deleteOwnerStats, ownersStatsColumn, ownersStatsFrom, statsDeltaOf, statsTermsFor, type OwnerStatsDelta } from '../search/stats';
 
@@ -503,10 +503,15 @@ export async function searchMemories(
     includeSuperseded?: boolean;
     /** `relevance` (default): best match first; `recent`: the matching memories, newest change first. */
     sort?: 'relevance' | 'recent';
+    /**
+     * Search by this many of the query's words, the rarest among the owners' memories
+     * (selectivity.ts mostDistinctive): for a long query, such as a memory's own text.
+     */
+    distinctiveWords?: number;
   },
 ): Promise<ScoredMemoryRecord[]> {
-  const parsed = parseSearchQuery(options.query);
-  if (parsed.words.length === 0) return [];
+  const asked = parseSearchQuery(options.query);
+  if (asked.words.length === 0) return [];
   const filter = options.filter ?? 'all';
   const superseded = options.includeSuperseded ?? false;
   const owners = visibleOwners(scope, filter);
@@ -529,7 +534,7 @@ export async function searchMemories(
     ...(sourced ? { source: options.source } : {}),
   };
 
-  const statsTerms = statsTermsFor(statsTermsOf(parsed));
+  const statsTerms = statsTermsFor(statsTermsOf(asked));
   const [statsRow] = await preparedOn(ex, `searchStats:${filter}:${statsTerms.slots}`, (on) =>
     on
       .select({ stats: ownersStatsColumn(OWNER.orgId, owners.map((owner) => owner.id), statsTerms.slots) })
@@ -537,6 +542,7 @@ export async function searchMemories(
       .where(eq(orgs.id, OWNER.orgId)),
   ).execute({ ...params, ...statsTerms.params });
   const stats = ownersStatsFrom(statsRow?.stats ?? null, statsTerms);
+  const parsed = options.distinctiveWords === undefined ? asked : mostDistinctive(asked, stats, options.distinctiveWords);
   const common = commonWords(parsed, stats);
 
   const candidates = new Map<string, MemoryColumns & { searchTerms: string }>();

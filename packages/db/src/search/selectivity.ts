@@ -20,3 +20,15 @@ export function commonWords(query: SearchQuery, stats: OwnersStats): Set<string>
   const bound = Math.max(COMMON_WORD.minDocs, stats.docs * COMMON_WORD.share);
   return new Set(query.words.filter((word) => wordDocs(word, stats) >= bound).map((word) => word.text));
 }
+
+/**
+ * The `count` words of `query` rarest among the owners' memories (earlier words first among
+ * equals), without phrases: what a long text, such as a memory's own, is searched by when
+ * the question is which memories are much like it.
+ */
+export function mostDistinctive(query: SearchQuery, stats: OwnersStats, count: number): SearchQuery {
+  if (query.words.length <= count && query.phrases.length === 0) return query;
+  const ranked = query.words.map((word, i) => ({ word, i, docs: wordDocs(word, stats) })).sort((a, b) => a.docs - b.docs || a.i - b.i);
+  const kept = new Set(ranked.slice(0, count).map(({ i }) => i));
+  return { words: query.words.filter((_, i) => kept.has(i)), phrases: [] };
+}

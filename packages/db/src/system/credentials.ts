@@ -19,6 +19,8 @@ export interface KeyHolder {
   recallBudgetChars: number | null;
   /** The org setting `redact_memory_secrets`, read with the key so a save needs no statement of its own. */
   redactsMemorySecrets: boolean;
+  /** The org setting `dedupe_memories`. */
+  dedupesMemories: boolean;
   lastUsedAt: Date | null;
 }
 
@@ -34,6 +36,7 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
         scopes: apiKeys.scopes,
         recallBudgetChars: apiKeys.recallBudgetChars,
         redactsMemorySecrets: orgs.redactMemorySecrets,
+        dedupesMemories: orgs.dedupeMemories,
         lastUsedAt: apiKeys.lastUsedAt,
       })
       .from(apiKeys)
@@ -49,6 +52,7 @@ export async function findKeyHolder(ex: Executor, keyHash: string): Promise<KeyH
     scopes: row.scopes,
     recallBudgetChars: row.recallBudgetChars,
     redactsMemorySecrets: row.redactsMemorySecrets,
+    dedupesMemories: row.dedupesMemories,
     lastUsedAt: row.lastUsedAt,
   };
 }
@@ -65,14 +69,14 @@ export async function touchApiKey(ex: Executor, key: { orgId: string; keyId: str
  * The user an OIDC identity is linked to, in whatever org: a verified identity is what
  * establishes the caller's scope.
  */
-export async function findUserByOidcIdentity(ex: Executor, identity: OidcIdentity): Promise<(UserRow & Pick<OrgRow, 'redactMemorySecrets'>) | null> {
+export async function findUserByOidcIdentity(ex: Executor, identity: OidcIdentity): Promise<(UserRow & Pick<OrgRow, 'redactMemorySecrets' | 'dedupeMemories'>) | null> {
   const [row] = await ex
-    .select({ user: users, redactMemorySecrets: orgs.redactMemorySecrets })
+    .select({ user: users, redactMemorySecrets: orgs.redactMemorySecrets, dedupeMemories: orgs.dedupeMemories })
     .from(users)
     .innerJoin(orgs, eq(orgs.id, users.orgId))
     .where(and(eq(users.oidcIssuer, identity.issuer), eq(users.oidcSubject, identity.subject)));
   // `Abc` must not sign in as `abc`: the database matched without regard to case.
-  return row && isOidcIdentityOf(row.user, identity) ? { ...row.user, redactMemorySecrets: row.redactMemorySecrets } : null;
+  return row && isOidcIdentityOf(row.user, identity) ? { ...row.user, redactMemorySecrets: row.redactMemorySecrets, dedupeMemories: row.dedupeMemories } : null;
 }
 
 /** An org by id, in whatever tenant: the org a sign-in token names, or the one the operator acts on. */

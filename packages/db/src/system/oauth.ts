@@ -118,14 +118,15 @@ export interface OAuthAccount {
   scope: OwnerScope;
   email: string;
   redactsMemorySecrets: boolean;
+  dedupesMemories: boolean;
 }
 
 export async function findOAuthAccount(ex: Executor, userId: string): Promise<OAuthAccount | null> {
   const [row] = await ex
-    .select({ orgId: users.orgId, userId: users.id, role: users.role, email: users.email, redactsMemorySecrets: orgs.redactMemorySecrets })
+    .select({ orgId: users.orgId, userId: users.id, role: users.role, email: users.email, redactsMemorySecrets: orgs.redactMemorySecrets, dedupesMemories: orgs.dedupeMemories })
     .from(users)
     .innerJoin(orgs, eq(orgs.id, users.orgId))
     .where(and(eq(users.id, userId), isNull(users.removedAt)));
   if (!row) return null;
-  return { scope: ownerScopeOf({ orgId: row.orgId, id: row.userId, role: row.role }), email: row.email, redactsMemorySecrets: row.redactsMemorySecrets };
+  return { scope: ownerScopeOf({ orgId: row.orgId, id: row.userId, role: row.role }), email: row.email, redactsMemorySecrets: row.redactsMemorySecrets, dedupesMemories: row.dedupesMemories };
 }

@@ -1,4 +1,5 @@
 import type { ApiApp } from '../../http/env';
+import { inProcess } from '../../http/in-process';
 import { problemResponses } from '../../http/problems';
 import { etagResponseHeader } from '../../http/preconditions';
 import { authedRoute } from '../../http/route';
@@ -22,6 +23,8 @@ export const getMemoryByIdRoute = authedRoute(['memory:read'], {
 export function registerGetMemoryById(app: ApiApp) {
   app.openapi(getMemoryByIdRoute, async (c) => {
     const memory = await c.get('services').memory.get(c.get('principal'), c.req.valid('param').id);
+    // An agent read it over MCP: a use (recall prefers used memories).
+    if (inProcess(c)) c.get('services').memoryUse.record(c.get('principal'), [memory.id]);
     c.header('ETag', memoryEtag(memory));
     return c.json(toMemoryResponse(memory), 200);
   });

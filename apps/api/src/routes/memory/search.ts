@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ApiApp } from '../../http/env';
+import { inProcess } from '../../http/in-process';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { IncludeSuperseded, MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam, SourceFilter, TagFilter, boundedText, limitParam, toSearchResult } from './schemas';
@@ -38,6 +39,8 @@ export function registerGetMemorySearch(app: ApiApp) {
   app.openapi(getMemorySearchRoute, async (c) => {
     const { q, limit, tag, source, scope, include_superseded, sort } = c.req.valid('query');
     const results = await c.get('services').memory.search(c.get('principal'), { query: q, limit, tag, source, scope, sort, includeSuperseded: include_superseded === 'true' });
+    // Results an agent got over MCP: uses (recall prefers used memories).
+    if (inProcess(c)) c.get('services').memoryUse.record(c.get('principal'), results.map((memory) => memory.id));
     return c.json({ results: results.map(toSearchResult) }, 200);
   });
 }
