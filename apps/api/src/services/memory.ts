@@ -227,7 +227,12 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     const written = new Map(inserted.map((record) => [record.id, record]));
     const others = resolved.filter(({ id }) => !written.has(id)).map(({ id }) => id);
     for (const record of await findMemoriesByIds(tx, org, others, now)) written.set(record.id, record);
-    return resolved.map(({ id, duplicate }) => ({ record: written.get(id)!, duplicate }));
+    return resolved.map(({ id, duplicate }) => {
+      const record = written.get(id);
+      // The memory it duplicated was deleted meanwhile (deletes do not wait for saves).
+      if (!record) throw new AppError('conflict', 'The memory this save duplicates was deleted while it was saved; send it again');
+      return { record, duplicate };
+    });
   }
 
   /**
