@@ -45,7 +45,7 @@ import { registerHealthRoutes } from './routes/system/health';
 import { systemClock, type Clock } from './clock';
 import { createServices, type Services } from './services';
 import { createKeyCache, type KeyCache } from './services/authentication';
-import { createMaintenance, type Maintenance } from './services/maintenance';
+import { createMaintenance, type Maintenance, type MaintenanceOptions } from './services/maintenance';
 import { createOidcEnrolment } from './services/oidc-enrolment';
 import type { CredentialChanges } from './auth/credential-cache';
 import { createOAuthServer, type OAuthServer } from './oauth';
@@ -63,6 +63,8 @@ export interface AppDeps {
   /** The hook archive; default: the store ARCHIVE_URL names. */
   store?: ObjectStore;
   archiverOptions?: Partial<ArchiverOptions>;
+  /** The maintenance loop's interval, lease and per-job time (tests shorten them). */
+  maintenanceOptions?: Partial<MaintenanceOptions>;
   /** Traces requests and object-store calls when given (main.ts: OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracer?: Tracer;
 }
@@ -80,7 +82,7 @@ export interface MemoryBankApp {
   serveMetrics(port: number, hostname?: string): Promise<Server>;
   /** API-key lookups remembered for API_KEY_CACHE_MS (ready(): hears other processes' changes). */
   keyCache: KeyCache;
-  /** Background housekeeping (expired Idempotency-Keys): start() it (the server does). */
+  /** Background jobs (expiry, retention, expired Idempotency-Keys), one process at a time across replicas: start() it (the server does). */
   maintenance: Maintenance;
   /** Writes the memory uses it holds, stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
@@ -138,7 +140,15 @@ export function createApp(deps: AppDeps): MemoryBankApp {
   oauth = createOAuthServer({ db: deps.db, config, clock, logger, grants: services.oauthGrants });
   const authorizationServer = oauth;
   const limiter = createRequestLimiter(config, logger);
-  const maintenance = createMaintenance({ db: deps.db, clock, logger });
+  const maintenance = createMaintenance({
+    db: deps.db,
+    clock,
+    logger,
+    archiver,
+    ...(deps.maintenanceOptions ? { options: deps.maintenanceOptions } : {}),
+    ...(metrics ? { onRemoved: metrics.lifecycleRemoved } : {}),
+  });
+  metrics?.observeLifecycleDue(() => maintenance.due());
   const app: ApiApp = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 
   // Outermost, so the span and the duration cover every other middleware.

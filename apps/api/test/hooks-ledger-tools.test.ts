@@ -123,7 +123,7 @@ describe('doctor', () => {
       { repair: false },
     );
     expect(report.ok).toBe(false);
-    expect(report.findings.map((f) => f.check)).toEqual(['migrations', 'fulltext', 'search_statistics', 'archive_backlog', 'segments', 'orphans']);
+    expect(report.findings.map((f) => f.check)).toEqual(['migrations', 'fulltext', 'search_statistics', 'archive_backlog', 'segments', 'orphans', 'maintenance']);
     expect(report.findings.find((f) => f.check === 'migrations')).toMatchObject({ ok: true });
     expect(report.findings.find((f) => f.check === 'orphans')).toMatchObject({ ok: false, detail: expect.stringMatching(/^could not be checked: .*ECONNREFUSED/) });
   });

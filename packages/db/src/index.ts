@@ -23,6 +23,7 @@ export * from './queries/memory-use';
 export * from './queries/workstream-append';
 export * from './queries/workstream-read';
 export * from './queries/workstream-deletion';
+export * from './queries/retention';
 export * from './queries/audit';
 export * from './queries/oidc';
 export * from './queries/idempotency';

@@ -20,4 +20,5 @@ export { reindexMemorySearch, type ReindexProgress } from './search/reindex';
 export * from './system/health';
 export * from './system/idempotency';
 export * from './system/oauth';
+export * from './system/maintenance';
 export * from './system/content-keys';

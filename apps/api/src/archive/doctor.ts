@@ -7,8 +7,12 @@ import {
   existingOrgs,
   existingWorkstreams,
   ledgerFingerprints,
+  lifecycleDue,
+  maintenanceLeasesHeld,
+  maintenanceRunsSince,
   migrationStatus,
   missingFulltextIndexes,
+  queuedForDeletion,
   recordedSegmentKeys,
   recountOwnerStatistics,
   statisticsDrift,
@@ -17,13 +21,14 @@ import {
 import type { Logger } from 'pino';
 import { sha256Hex } from '../hooks/canonical';
 import type { Clock } from '../clock';
+import { RETENTION_LIMITS } from '../limits';
 import type { ObjectStore } from './object-store';
 import { groupArchiveKeys, rebuildLedger } from './rebuild';
 import type { Archiver } from './sealer';
 import { parseSegment } from './segment';
 
 export interface Finding {
-  check: 'migrations' | 'fulltext' | 'search_statistics' | 'archive_backlog' | 'segments' | 'orphans';
+  check: 'migrations' | 'fulltext' | 'search_statistics' | 'archive_backlog' | 'segments' | 'orphans' | 'maintenance';
   ok: boolean;
   detail: string;
   repaired?: string;
@@ -36,6 +41,8 @@ export interface DoctorDeps {
   clock: Clock;
   logger: Logger;
   migrate(): Promise<unknown>;
+  /** The maintenance loop, for --repair to run its jobs now (services/maintenance.ts). */
+  maintenance?: { run(): Promise<unknown> };
 }
 
 /** Events waiting longer than this for their segment mean the archive is not keeping up. */
@@ -146,7 +153,9 @@ async function checkSegments(deps: DoctorDeps, repair: boolean): Promise<Finding
  */
 async function checkOrphans(deps: DoctorDeps, repair: boolean): Promise<Finding> {
   const keys = await deps.store.list('orgs/');
-  const { workstreams, unknown } = groupArchiveKeys(keys);
+  // Objects the ledger let go of (deleted workstreams, retention) wait in the deletion queue: not orphans.
+  const queued = await queuedForDeletion(deps.db, keys);
+  const { workstreams, unknown } = groupArchiveKeys(keys.filter((key) => !queued.has(key)));
   const live = await existingWorkstreams(deps.db, workstreams.map((group) => group.workstreamId));
   const liveOrgs = await existingOrgs(deps.db, [...new Set(workstreams.map((group) => group.orgId))]);
   const leftovers: string[] = [...unknown];
@@ -164,7 +173,7 @@ async function checkOrphans(deps: DoctorDeps, repair: boolean): Promise<Finding>
   }
   const problems = leftovers.length + unrecorded.size + ambiguous.length;
   const detail =
-    `${keys.length} objects; ${leftovers.length} left over from deleted orgs or unknown keys; ` +
+    `${keys.length} objects (${queued.size} queued for deletion); ${leftovers.length} left over from deleted orgs or unknown keys; ` +
     `${unrecorded.size} live workstreams with unrecorded segments; ${ambiguous.length} objects of deleted workstreams in live orgs` +
     (ambiguous.length > 0 ? ` (e.g. ${ambiguous[0]}: restore with \`pnpm cli ledger rebuild\` or delete)` : '');
   if (problems === 0) return { check: 'orphans', ok: true, detail };
@@ -179,9 +188,46 @@ async function checkOrphans(deps: DoctorDeps, repair: boolean): Promise<Finding>
   };
 }
 
+/** Work due for longer than this means no process is running the maintenance loop (it deletes within a minute). */
+const OVERDUE_MS = 2 * 60_000;
+
+const figure = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * What expiry and retention removed lately (the runs recorded in maintenance_runs) and what
+ * is due now, in counts. Unhealthy when something has been due for over OVERDUE_MS;
+ * --repair runs the jobs at once.
+ */
+async function checkMaintenance(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const describe = async () => {
+    const now = deps.clock.now();
+    const runs = await maintenanceRunsSince(deps.db, new Date(now.getTime() - RETENTION_LIMITS.recentMs));
+    const sum = (job: string, kind: string) => runs.filter((run) => run.job === job).reduce((n, run) => n + (run.counts[kind] ?? 0), 0);
+    const due = await lifecycleDue(deps.db, now);
+    const overdue = await lifecycleDue(deps.db, new Date(now.getTime() - OVERDUE_MS));
+    const waiting = overdue.expiredMemories + overdue.retentionMemories + overdue.retentionSegments;
+    const [lease] = await maintenanceLeasesHeld(deps.db);
+    const detail =
+      `last ${RETENTION_LIMITS.recentMs / 3_600_000} h: ${figure(sum('memory_expiry', 'memories'))} expired memories deleted; ` +
+      `retention deleted ${figure(sum('memory_retention', 'memories'))} memories, ${figure(sum('workstream_retention', 'events'))} events ` +
+      `(${figure(sum('workstream_retention', 'segments'))} segments, ${figure(sum('workstream_retention', 'workstreams'))} workstreams)` +
+      (runs.length > 0 ? `, the last at ${runs.at(-1)!.finishedAt.toISOString()}` : '') +
+      `; due now: ${figure(due.expiredMemories)} expired memories, ${figure(due.retentionMemories)} memories and ` +
+      `${figure(due.retentionEvents)} events (${figure(due.retentionSegments)} segments) past retention` +
+      `; lease: ${lease ? `held by ${lease.holder} until ${lease.leasedUntil.toISOString()}` : 'free'}` +
+      (waiting > 0 ? `; ${figure(waiting)} due for over ${OVERDUE_MS / 60_000} minutes: is an API process running?` : '');
+    return { ok: waiting === 0, detail };
+  };
+  const before = await describe();
+  if (before.ok || !repair || !deps.maintenance) return { check: 'maintenance', ...before };
+  await deps.maintenance.run();
+  return { check: 'maintenance', ...(await describe()), repaired: `ran the maintenance jobs now (before: ${before.detail})` };
+}
+
 /**
  * `pnpm cli doctor`: migrations, FULLTEXT indexes, search statistics, the archive backlog, segment
- * integrity against the ledger, and orphans. `repair` fixes what can be fixed.
+ * integrity against the ledger, orphans, and what expiry and retention removed and have due.
+ * `repair` fixes what can be fixed.
  */
 export async function runDoctor(deps: DoctorDeps, options: { repair: boolean }): Promise<{ ok: boolean; findings: Finding[] }> {
   const checks: [Finding['check'], (deps: DoctorDeps, repair: boolean) => Promise<Finding>][] = [
@@ -191,6 +237,7 @@ export async function runDoctor(deps: DoctorDeps, options: { repair: boolean }):
     ['archive_backlog', checkBacklog],
     ['segments', checkSegments],
     ['orphans', checkOrphans],
+    ['maintenance', checkMaintenance],
   ];
   const findings: Finding[] = [];
   // A check that cannot run (the object store down, say) is a finding, not the end of the

@@ -1,5 +1,5 @@
 import { HARNESSES, workstreamArchivePrefix, type Database, type EventMetadata, type Harness } from '@memory-bank/db';
-import { ensureArchivedWorkstream, findWorkstreamForArchive, writeRebuiltSegment, type ArchivedWorkstream, type RebuiltEvent } from '@memory-bank/db/system';
+import { ensureArchivedWorkstream, findWorkstreamForArchive, queuedForDeletion, writeRebuiltSegment, type ArchivedWorkstream, type RebuiltEvent } from '@memory-bank/db/system';
 import type { Logger } from 'pino';
 import { storedPayloadAdapter } from '../hooks/adapters';
 import { canonicalJson, sha256Hex } from '../hooks/canonical';
@@ -111,7 +111,11 @@ export async function rebuildLedger(
     const orgId = scope.orgId ?? (await findWorkstreamForArchive(db, scope.workstreamId))?.orgId;
     if (orgId) prefix = workstreamArchivePrefix(orgId, scope.workstreamId);
   }
-  const { workstreams } = groupArchiveKeys(await store.list(prefix));
+  // What the ledger deleted (a deleted workstream, events past retention) waits in the
+  // deletion queue: never rebuilt from, even while the store has not deleted it yet.
+  const keys = await store.list(prefix);
+  const queued = await queuedForDeletion(db, keys);
+  const { workstreams } = groupArchiveKeys(keys.filter((key) => !queued.has(key)));
   const report: RebuildReport = { workstreams: 0, segments: 0, events: 0, skipped: [] };
   const chosen = workstreams.filter((group) => !scope.workstreamId || group.workstreamId === scope.workstreamId);
   const totalSegments = chosen.reduce((sum, group) => sum + group.segments.length, 0);

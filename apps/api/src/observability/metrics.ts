@@ -24,6 +24,23 @@ export interface ArchiveBacklogSample {
   lagSeconds: number;
 }
 
+/** What the lifecycle jobs would delete now (services/maintenance.ts), read at scrape time. */
+export interface LifecycleDueSample {
+  expiredMemories: number;
+  retentionMemories: number;
+  retentionSegments: number;
+  retentionEvents: number;
+}
+
+/** The (job, kind) pairs of the lifecycle series: what each job deletes. */
+const LIFECYCLE_SERIES = [
+  ['memory_expiry', 'memories'],
+  ['memory_retention', 'memories'],
+  ['workstream_retention', 'events'],
+  ['workstream_retention', 'segments'],
+  ['workstream_retention', 'workstreams'],
+] as const;
+
 export interface AppMetrics {
   readonly registry: Registry;
   /** A request began; call the returned function with its route template and status when it ends. */
@@ -35,6 +52,10 @@ export interface AppMetrics {
   archiveFailure(operation: ArchiveFailure): void;
   /** Where the archive backlog gauges read from at scrape time. */
   observeArchiveBacklog(sample: () => Promise<ArchiveBacklogSample>): void;
+  /** What a lifecycle job (memory_expiry, memory_retention, workstream_retention) deleted in a run of this process. */
+  lifecycleRemoved(job: string, removed: Readonly<Partial<Record<string, number>>>): void;
+  /** Where the lifecycle gauge reads what is due from at scrape time. */
+  observeLifecycleDue(sample: () => Promise<LifecycleDueSample>): void;
   /** Stops observing the database pool. */
   close(): void;
 }
@@ -99,6 +120,31 @@ export function createMetrics(db: Database): AppMetrics {
   backlogGauge('memory_bank_archive_unstored_segments', 'Sealed segments waiting for object storage', (s) => s.unstoredSegments);
   backlogGauge('memory_bank_archive_lag_seconds', 'Age of the oldest hook event not yet in object storage', (s) => s.lagSeconds);
 
+  const lifecycleDeleted = new Counter({
+    name: 'memory_bank_lifecycle_deleted_total',
+    help: 'What expiry and retention deleted (by job: memory_expiry, memory_retention, workstream_retention; and kind: memories, events, segments, workstreams)',
+    labelNames: ['job', 'kind'] as const,
+    registers,
+  });
+  for (const [job, kind] of LIFECYCLE_SERIES) lifecycleDeleted.inc({ job, kind }, 0);
+  let sampleDue: (() => Promise<LifecycleDueSample>) | undefined;
+  new Gauge({
+    name: 'memory_bank_lifecycle_due',
+    help: 'What expiry and retention would delete now, in every org (by job and kind, as memory_bank_lifecycle_deleted_total)',
+    labelNames: ['job', 'kind'] as const,
+    registers,
+    async collect() {
+      // One gauge, so one read per scrape; no value while the database is away.
+      const sample = await sampleDue?.().catch(() => undefined);
+      this.reset();
+      if (!sample) return;
+      this.set({ job: 'memory_expiry', kind: 'memories' }, sample.expiredMemories);
+      this.set({ job: 'memory_retention', kind: 'memories' }, sample.retentionMemories);
+      this.set({ job: 'workstream_retention', kind: 'events' }, sample.retentionEvents);
+      this.set({ job: 'workstream_retention', kind: 'segments' }, sample.retentionSegments);
+    },
+  });
+
   new Gauge({
     name: 'memory_bank_db_pool_connections',
     help: 'Database pool connections by state (in_use, free) and the pool size (size)',
@@ -149,6 +195,12 @@ export function createMetrics(db: Database): AppMetrics {
     archiveFailure: (operation) => archiveFailures.inc({ operation }),
     observeArchiveBacklog(sample) {
       sampleBacklog = sample;
+    },
+    lifecycleRemoved(job, removed) {
+      for (const [kind, count] of Object.entries(removed)) if (count) lifecycleDeleted.inc({ job, kind }, count);
+    },
+    observeLifecycleDue(sample) {
+      sampleDue = sample;
     },
     close: stopObservingPool,
   };

@@ -26,6 +26,8 @@ export interface TestServerOptions {
   /** Run the background archiver (default false: tests drive it with archiver.runOnce()). */
   startArchiver?: boolean;
   archiverOptions?: AppDeps['archiverOptions'];
+  /** The maintenance loop's lease and timings (tests shorten the lease to see it renewed). */
+  maintenanceOptions?: AppDeps['maintenanceOptions'];
   /** The app's clock (default: the system's), e.g. one a test moves forward instead of sleeping. */
   clock?: AppDeps['clock'];
   /** Environment overrides, parsed by the real config loader. */
@@ -88,6 +90,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     logger: options.logger ?? createLogger(config),
     ...(options.archiverOptions ? { archiverOptions: options.archiverOptions } : {}),
+    ...(options.maintenanceOptions ? { maintenanceOptions: options.maintenanceOptions } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
   });

@@ -127,4 +127,14 @@ export const FIELD_LIMITS = {
       maximum: 315360000,
     },
   },
+  UpdateOrg: {
+    memory_retention_days: {
+      minimum: 1,
+      maximum: 36500,
+    },
+    workstream_retention_days: {
+      minimum: 1,
+      maximum: 36500,
+    },
+  },
 } as const;

@@ -444,7 +444,7 @@ export interface paths {
         head?: never;
         /**
          * Change org settings
-         * @description Changes org settings. Admins and owners. A change is written to the audit trail (`org.update`).
+         * @description Changes the settings named in the body (at least one; the others keep their values). Admins and owners. A change is written to the audit trail (`org.update`, the new values in `counts`).
          */
         patch: operations["patchOrg"];
         trace?: never;
@@ -1036,11 +1036,17 @@ export interface components {
         Org: {
             /** Format: date-time */
             created_at: string;
+            /** @description A save equal to a live memory of the same owner and scope adds to that memory instead of storing a copy (default `true`). */
+            dedupe_memories: boolean;
             /** @example org_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
             id: string;
+            /** @description Memories not updated for this many days are deleted (pinned ones are kept); `null` (the default): kept until deleted. */
+            memory_retention_days: number | null;
             name: string;
             /** @description Secrets in memory content and contexts are replaced with `[REDACTED:<kind>]` on save and update (default `true`). */
             redact_memory_secrets: boolean;
+            /** @description Workstream events received more than this many days ago leave the ledger and the archive; `null` (the default): kept until deleted. */
+            workstream_retention_days: number | null;
         };
         /** @description RFC 9457 problem details. */
         Problem: {
@@ -1222,8 +1228,14 @@ export interface components {
             ttl_seconds?: number;
         };
         UpdateOrg: {
+            /** @description `true` (the default): a save whose content equals a live memory of the same owner and scope adds to that memory and answers it with `duplicate: true`. `false`: every save stores a memory. */
+            dedupe_memories?: boolean;
+            /** @description Memories not updated for this many days are deleted (pinned ones are kept), within a minute of becoming due. 1–36500, or `null` to keep them until deleted. */
+            memory_retention_days?: number | null;
             /** @description `false`: memories are stored as sent, secrets included (hook payloads are always redacted). `true` (the default): secrets in memory content and contexts are redacted on save and update. */
-            redact_memory_secrets: boolean;
+            redact_memory_secrets?: boolean;
+            /** @description Workstream events received more than this many days ago leave the ledger, and their archived segments the object store, within a minute of becoming due. 1–36500, or `null` to keep them until deleted. */
+            workstream_retention_days?: number | null;
         };
         User: {
             /** Format: date-time */
@@ -1245,7 +1257,7 @@ export interface components {
             cwd: string | null;
             /** Format: date-time */
             ended_at: string | null;
-            /** @description Events in the ledger; sequences run 1…event_count without gaps. */
+            /** @description Events the session recorded; sequences run 1…event_count without gaps, except that events the org's `workstream_retention_days` no longer keeps are gone from the start. */
             event_count: number;
             /** @enum {string} */
             harness: "claude-code" | "codex" | "opencode" | "generic";

@@ -9,9 +9,10 @@ export async function lockOrg(ex: Executor, org: OrgScope): Promise<OrgRow | nul
   return row ?? null;
 }
 
-export type OrgSettings = Pick<OrgRow, 'redactMemorySecrets'>;
+/** What an admin may change of the org (PATCH /v1/org). */
+export type OrgSettings = Pick<OrgRow, 'redactMemorySecrets' | 'dedupeMemories' | 'memoryRetentionDays' | 'workstreamRetentionDays'>;
 
-export async function updateOrgSettings(ex: Executor, org: OrgScope, settings: OrgSettings): Promise<void> {
+export async function updateOrgSettings(ex: Executor, org: OrgScope, settings: Partial<OrgSettings>): Promise<void> {
   await ex.update(orgs).set(settings).where(eq(orgs.id, org.orgId));
 }
 

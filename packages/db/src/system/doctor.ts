@@ -80,6 +80,19 @@ export async function recordedSegmentKeys(ex: Executor, keys: string[]): Promise
   return new Set(rows.map((row) => row.key));
 }
 
+/** Which of these object keys wait in the deletion queue (deleted from the ledger; the object goes next). */
+export async function queuedForDeletion(ex: Executor, keys: readonly string[]): Promise<Set<string>> {
+  const queued = new Set<string>();
+  for (let start = 0; start < keys.length; start += 1000) {
+    const rows = await ex
+      .select({ key: archiveDeletions.key })
+      .from(archiveDeletions)
+      .where(inArray(archiveDeletions.key, keys.slice(start, start + 1000)));
+    for (const row of rows) queued.add(row.key);
+  }
+  return queued;
+}
+
 /** Which of these workstream / org ids still exist. */
 export async function existingWorkstreams(ex: Executor, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();

@@ -39,6 +39,16 @@ export const OrgSchema = z
     redact_memory_secrets: z.boolean().openapi({
       description: 'Secrets in memory content and contexts are replaced with `[REDACTED:<kind>]` on save and update (default `true`).',
     }),
+    dedupe_memories: z.boolean().openapi({
+      description: 'A save equal to a live memory of the same owner and scope adds to that memory instead of storing a copy (default `true`).',
+    }),
+    memory_retention_days: z.number().int().nullable().openapi({
+      description: 'Memories not updated for this many days are deleted (pinned ones are kept); `null` (the default): kept until deleted.',
+    }),
+    workstream_retention_days: z.number().int().nullable().openapi({
+      description:
+        'Workstream events received more than this many days ago leave the ledger and the archive; `null` (the default): kept until deleted.',
+    }),
   })
   .openapi('Org');
 
@@ -53,5 +63,13 @@ export function toUserResponse(user: UserRow): z.infer<typeof UserSchema> {
 }
 
 export function toOrgResponse(org: OrgRow): z.infer<typeof OrgSchema> {
-  return { id: org.id, name: org.name, created_at: org.createdAt.toISOString(), redact_memory_secrets: org.redactMemorySecrets };
+  return {
+    id: org.id,
+    name: org.name,
+    created_at: org.createdAt.toISOString(),
+    redact_memory_secrets: org.redactMemorySecrets,
+    dedupe_memories: org.dedupeMemories,
+    memory_retention_days: org.memoryRetentionDays,
+    workstream_retention_days: org.workstreamRetentionDays,
+  };
 }

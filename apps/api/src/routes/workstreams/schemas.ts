@@ -31,7 +31,10 @@ export const WorkstreamSchema = z
     cwd: z.string().nullable(),
     transcript_path: z.string().nullable(),
     model: z.string().nullable(),
-    event_count: z.number().int().openapi({ description: 'Events in the ledger; sequences run 1…event_count without gaps.' }),
+    event_count: z.number().int().openapi({
+      description:
+        "Events the session recorded; sequences run 1…event_count without gaps, except that events the org's `workstream_retention_days` no longer keeps are gone from the start.",
+    }),
     pending_archive: z.number().int().openapi({ description: 'Events not yet sealed into a segment. A sealed segment is stored at once, or retried while object storage is down (`pnpm cli doctor` shows what waits).' }),
     created_at: z.string().openapi({ format: 'date-time' }),
     last_event_at: z.string().openapi({ format: 'date-time' }),
