@@ -13,6 +13,12 @@ type Schemas = components['schemas'];
 export type Memory = Schemas['Memory'];
 export type MemoryContext = Schemas['MemoryContext'];
 export type NewMemory = Pick<Schemas['CreateMemory'], 'content' | 'tags' | 'scope' | 'contexts'>;
+export type CreatedMemory = Schemas['CreatedMemory'];
+export type SimilarMemory = CreatedMemory['similar'][number];
+/** What the console changes on a memory: its text and tags, its expiry (null: never), its pin. */
+export type MemoryChange = Pick<Schemas['UpdateMemory'], 'content' | 'tags' | 'expires_at' | 'pinned'>;
+export type Org = Schemas['Org'];
+export type OrgChange = Schemas['UpdateOrg'];
 export type SearchResult = Schemas['MemorySearchResult'];
 export type Highlight = Schemas['SearchHighlight'];
 export type Workstream = Schemas['Workstream'];
@@ -37,6 +43,8 @@ export interface MemoryFilters {
   tag?: string | undefined;
   scope?: 'user' | 'org' | 'all' | undefined;
   source?: Memory['source'] | undefined;
+  /** `'true'`: replaced versions too, each with `superseded_by`. */
+  include_superseded?: 'true' | undefined;
 }
 
 const PAGE = 50;
@@ -50,8 +58,13 @@ export const api = {
     return { memory: data!, etag: response.headers.get('etag') };
   },
   saveMemory: (body: NewMemory) => ok(client.POST('/v1/memory', { body })),
-  updateMemory: (id: string, body: { content: string; tags: string[] }, etag: string | null) =>
-    ok(client.PATCH('/v1/memory/{id}', { params: { path: { id }, header: etag ? { 'if-match': etag } : {} }, body })),
+  /** The changed memory and its new ETag (so a next change needs no reload). */
+  updateMemory: async (id: string, body: MemoryChange, etag: string | null) => {
+    const { data, response } = await client.PATCH('/v1/memory/{id}', { params: { path: { id }, header: etag ? { 'if-match': etag } : {} }, body });
+    return { memory: data!, etag: response.headers.get('etag') };
+  },
+  /** Every version of the memory's chain, newest first. */
+  memoryHistory: async (id: string) => (await ok(client.GET('/v1/memory/{id}/history', { params: { path: { id } } }))).memories,
   deleteMemory: async (id: string) => {
     await client.DELETE('/v1/memory/{id}', { params: { path: { id } } });
   },
@@ -68,6 +81,7 @@ export const api = {
 
   /** The org, readable by admins only: what tells the console to show the admin screens. */
   getOrg: () => ok(client.GET('/v1/org')),
+  updateOrg: (body: OrgChange) => ok(client.PATCH('/v1/org', { body })),
   listMembers: async () => (await ok(client.GET('/v1/org/members'))).members,
   addMember: (body: { email: string; role: Role }) => ok(client.POST('/v1/org/members', { body })),
   changeRole: (userId: string, role: Role) => ok(client.PATCH('/v1/org/members/{user_id}', { params: { path: { user_id: userId } }, body: { role } })),

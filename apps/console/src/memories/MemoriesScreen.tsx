@@ -2,19 +2,33 @@ import { useId, useState } from 'react';
 import type { Memory, MemoryFilters, SearchResult } from '../api';
 import { Link } from '../router';
 import { ErrorAlert, LoadMore } from '../ui/QueryState';
-import { Time } from '../ui/Time';
+import { relativeTime, Time } from '../ui/Time';
 import { Highlighted } from './Highlighted';
+import { previewOf } from './preview';
 import { SaveMemoryForm } from './SaveMemoryForm';
 import { SEARCH_DEBOUNCE_MS, useDebounced, useMemoryList, useMemorySearch } from './queries';
 
 const PREVIEW_CHARS = 300;
 
-function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
-  // By code points, so an emoji is never cut in half.
-  const points = Array.from(memory.content);
-  const preview = points.length > PREVIEW_CHARS ? `${points.slice(0, PREVIEW_CHARS - 1).join('')}…` : memory.content;
+/** What sets a memory apart from a plain current one: replaced, pinned, expiring. */
+function Markers({ memory }: { memory: Memory | SearchResult }) {
   return (
-    <li className="memory">
+    <>
+      {memory.superseded_by ? <span className="badge">Superseded</span> : null}
+      {memory.pinned ? <span className="badge">Pinned</span> : null}
+      {memory.expires_at ? (
+        <span className="badge">
+          expires <time dateTime={memory.expires_at}>{relativeTime(memory.expires_at)}</time>
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
+  const preview = previewOf(memory.content, PREVIEW_CHARS);
+  return (
+    <li className={memory.superseded_by ? 'memory superseded' : 'memory'}>
       {/* The text itself opens the memory: its words are the link's name. */}
       <p className="content">
         <Link className="open" to={`/memories/${encodeURIComponent(memory.id)}`}>
@@ -23,7 +37,7 @@ function MemoryItem({ memory }: { memory: Memory | SearchResult }) {
       </p>
       <p className="meta">
         {memory.scope === 'org' ? 'shared with the org' : 'private'} · {memory.source} · <Time at={memory.updated_at} />
-        {memory.tags.length ? ` · ${memory.tags.map((tag) => `#${tag}`).join(' ')}` : ''}
+        {memory.tags.length ? ` · ${memory.tags.map((tag) => `#${tag}`).join(' ')}` : ''} <Markers memory={memory} />
       </p>
     </li>
   );
@@ -53,6 +67,14 @@ function Filters({ filters, onChange }: { filters: MemoryFilters; onChange: (nex
         <option value="mcp">MCP</option>
         <option value="hook">Hook</option>
       </select>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={filters.include_superseded === 'true'}
+          onChange={(event) => onChange({ ...filters, include_superseded: event.target.checked ? 'true' : undefined })}
+        />
+        Show superseded
+      </label>
     </fieldset>
   );
 }

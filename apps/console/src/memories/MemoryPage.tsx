@@ -2,20 +2,24 @@ import { useId, useState, type FormEvent } from 'react';
 import { MemoryBankError, type Memory } from '../api';
 import { Link, navigate } from '../router';
 import { ConfirmDialog } from '../ui/Dialog';
-import { Time } from '../ui/Time';
+import { RelativeTime, Time } from '../ui/Time';
 import { Citation } from './Citation';
-import { parseTags, useDeleteMemory, useMemory, useUpdateMemory } from './queries';
+import { MemoryHistory, SupersededNotice } from './MemoryHistory';
+import { ExpiryForm, PinToggle } from './MemoryLifecycle';
+import { changedMeanwhile, parseTags, useDeleteMemory, useMemory, useMemoryHistory, useUpdateMemory } from './queries';
 
 function EditMemoryForm({ memory, etag, onDone }: { memory: Memory; etag: string | null; onDone: () => void }) {
   const id = useId();
   const [content, setContent] = useState(memory.content);
   const [tags, setTags] = useState(memory.tags.join(', '));
+  // The version the edit started from: a change made meanwhile keeps being refused until Cancel shows it.
+  const [base] = useState(etag);
   const update = useUpdateMemory(memory.id);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate({ body: { content, tags: parseTags(tags) }, etag }, { onSuccess: onDone });
+    update.mutate({ body: { content, tags: parseTags(tags) }, etag: base }, { onSuccess: onDone });
   };
-  const conflict = update.error instanceof MemoryBankError && update.error.status === 412;
+  const conflict = changedMeanwhile(update.error);
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Edit memory</h2>
@@ -36,8 +40,36 @@ function EditMemoryForm({ memory, etag, onDone }: { memory: Memory; etag: string
   );
 }
 
+function UseFacts({ memory }: { memory: Memory }) {
+  if (memory.use_count === 0) return <>not yet</>;
+  return (
+    <>
+      {memory.use_count === 1 ? 'once' : `${memory.use_count} times`}
+      {memory.last_used_at ? (
+        <>
+          , last <Time at={memory.last_used_at} />
+        </>
+      ) : null}
+    </>
+  );
+}
+
+/** What Delete removes: the newest version of a chain takes every older one with it; an older version goes alone. */
+function deletionOf(memory: Memory, versions: Memory[] | undefined): string {
+  const older = versions ? versions.length - 1 : 0;
+  if (memory.superseded_by !== null) return 'Only this older version is deleted, with its contexts; the newer versions stay.';
+  if (older === 0) return 'It is deleted with its contexts.';
+  return `It is deleted with its contexts, and so ${older === 1 ? 'is its older version' : `are its ${older} older versions`} (see History).`;
+}
+
+/** A memory's page; another memory's (a link from its history) starts afresh. */
 export function MemoryPage({ id }: { id: string }) {
+  return <MemoryView key={id} id={id} />;
+}
+
+function MemoryView({ id }: { id: string }) {
   const memory = useMemory(id);
+  const history = useMemoryHistory(id);
   const remove = useDeleteMemory();
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -53,12 +85,19 @@ export function MemoryPage({ id }: { id: string }) {
     );
   }
   const { memory: m, etag } = memory.data;
+  const current = m.superseded_by === null;
   return (
     <section aria-labelledby="memory-title">
       <p>
         <Link to="/memories">← Memories</Link>
       </p>
       <h1 id="memory-title">Memory</h1>
+      <SupersededNotice memory={m} versions={history.data} />
+      {m.pinned ? (
+        <p>
+          <span className="badge">Pinned</span> <span className="meta">given to agents first when a session starts; kept by retention</span>
+        </p>
+      ) : null}
       {editing ? (
         <EditMemoryForm memory={m} etag={etag} onDone={() => setEditing(false)} />
       ) : (
@@ -83,17 +122,27 @@ export function MemoryPage({ id }: { id: string }) {
             <dd>
               <Time at={m.updated_at} />
             </dd>
+            <dt>Expires</dt>
+            <dd>{m.expires_at ? <RelativeTime at={m.expires_at} /> : 'never'}</dd>
+            <dt>Used by agents</dt>
+            <dd>
+              <UseFacts memory={m} />
+            </dd>
           </dl>
           <div className="actions">
             <button type="button" onClick={() => setEditing(true)}>
               Edit
             </button>
+            {/* A replaced version is never given to agents, so pinning it would do nothing. */}
+            {current ? <PinToggle memory={m} etag={etag} /> : null}
             <button type="button" className="danger" onClick={() => setConfirming(true)}>
               Delete
             </button>
           </div>
         </>
       )}
+      <MemoryHistory memory={m} versions={history.data} />
+      {editing ? null : <ExpiryForm memory={m} etag={etag} />}
       <h2 id="contexts-title">Contexts</h2>
       {m.contexts.length === 0 ? (
         <p>No contexts.</p>
@@ -115,7 +164,7 @@ export function MemoryPage({ id }: { id: string }) {
       {confirming ? (
         <ConfirmDialog
           title="Delete this memory?"
-          message={<p>It is deleted with its contexts. This cannot be undone.</p>}
+          message={<p>{deletionOf(m, history.data)} This cannot be undone.</p>}
           confirmLabel="Delete memory"
           busy={remove.isPending}
           error={remove.error?.message ?? null}

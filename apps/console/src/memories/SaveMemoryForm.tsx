@@ -4,6 +4,7 @@ import { useAdminOrg } from '../org';
 import { ErrorAlert } from '../ui/QueryState';
 import { NewContexts, toContextInputs, type ContextDraft } from './NewContexts';
 import { parseTags, useSaveMemory } from './queries';
+import { SaveOutcome } from './SaveOutcome';
 
 export function SaveMemoryForm() {
   const id = useId();
@@ -50,7 +51,7 @@ export function SaveMemoryForm() {
       <button type="submit" disabled={save.isPending}>
         Save
       </button>
-      {save.isSuccess ? <p role="status">Saved.</p> : null}
+      {save.isSuccess ? <SaveOutcome saved={save.data} /> : null}
       <ErrorAlert error={save.error} />
     </form>
   );
