@@ -8,7 +8,7 @@ import { checkScreen, launchBrowser, openPage, signInWithKey } from './support/b
 /**
  * Issue 42 in the console: a memory's versions, pin and expiry on its page; superseded,
  * pinned and expiring memories in the list; what a save says about duplicates and similar
- * memories.
+ * memories; the org's retention settings.
  */
 let server: TestServer;
 let browser: Browser;
@@ -227,6 +227,57 @@ describe('the memories list', () => {
     await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
     await similar.getByRole('link', { name: old.content }).click();
     await page.waitForURL(`**/console/memories/${old.id}`);
+  });
+});
+
+describe('org settings', () => {
+  it('lets an admin set and clear retention and duplicate merging; a member never sees them', async () => {
+    const org = await createTenant(server.services, server.url, 'Retention console org');
+    const member = await org.addMember('member');
+    const opened = await openPage(browser, server.url);
+    problems.push(opened.problems);
+    const admin = opened.page;
+    await signInWithKey(admin, org.owner.key);
+    await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Team' }).click();
+    const form = admin.getByRole('form', { name: 'Org settings' });
+    await form.waitFor();
+    expect(await form.getByLabel('Memory retention (days)').inputValue()).toBe('');
+    expect(await form.getByLabel('Workstream retention (days)').inputValue()).toBe('');
+    expect(await form.getByLabel('Merge duplicate saves').isChecked()).toBe(true);
+    expect(await form.getByLabel('Redact secrets in memories').isChecked()).toBe(true);
+    const saveSettings = form.getByRole('button', { name: 'Save settings' });
+    expect(await saveSettings.isDisabled()).toBe(true); // nothing changed yet
+    await form.scrollIntoViewIfNeeded();
+    await checkScreen(admin, 'org-settings');
+
+    await form.getByLabel('Memory retention (days)').fill('30');
+    await form.getByLabel('Workstream retention (days)').fill('7');
+    await form.getByLabel('Merge duplicate saves').uncheck();
+    await saveSettings.click();
+    await form.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    expect(bodyOf(await org.owner.api.get('/v1/org'), 200)).toMatchObject({ dedupe_memories: false, memory_retention_days: 30, workstream_retention_days: 7, redact_memory_secrets: true });
+
+    await admin.reload();
+    await form.waitFor();
+    expect(await form.getByLabel('Memory retention (days)').inputValue()).toBe('30');
+    expect(await form.getByLabel('Workstream retention (days)').inputValue()).toBe('7');
+    expect(await form.getByLabel('Merge duplicate saves').isChecked()).toBe(false);
+
+    // Empty keeps forever.
+    await form.getByLabel('Memory retention (days)').fill('');
+    await form.getByLabel('Merge duplicate saves').check();
+    await saveSettings.click();
+    await form.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+    expect(bodyOf(await org.owner.api.get('/v1/org'), 200)).toMatchObject({ dedupe_memories: true, memory_retention_days: null, workstream_retention_days: 7 });
+
+    const asMember = await openPage(browser, server.url);
+    problems.push(asMember.problems);
+    await signInWithKey(asMember.page, member.key);
+    await asMember.page.goto('/console/team');
+    await asMember.page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await asMember.page.getByLabel('Memory retention (days)').count()).toBe(0);
+    expect(await asMember.page.getByRole('form', { name: 'Org settings' }).count()).toBe(0);
+    await Promise.all([admin.context().close(), asMember.page.context().close()]);
   });
 });
 

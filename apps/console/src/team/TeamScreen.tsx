@@ -3,8 +3,10 @@ import type { Role, User } from '../api';
 import { DataTable, type Column } from '../ui/DataTable';
 import { ConfirmDialog } from '../ui/Dialog';
 import { ErrorAlert } from '../ui/QueryState';
+import { useAdminOrg } from '../org';
 import { Time } from '../ui/Time';
 import { MemberMemories } from './MemberMemories';
+import { OrgSettingsForm } from './OrgSettingsForm';
 import { useAddMember, useChangeRole, useMembers, useRemoveMember } from './queries';
 
 const ROLES: Role[] = ['member', 'admin', 'owner'];
@@ -69,6 +71,7 @@ const MEMBER_COLUMNS: Column<User>[] = [
 
 export function TeamScreen() {
   const members = useMembers();
+  const { org } = useAdminOrg();
   const remove = useRemoveMember();
   const [selected, setSelected] = useState<User | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
@@ -104,6 +107,7 @@ export function TeamScreen() {
         ]}
       />
       {selected ? <MemberMemories key={selected.id} member={selected} /> : null}
+      {org ? <OrgSettingsForm org={org} /> : null}
       {removing ? (
         <ConfirmDialog
           title={`Remove ${removing.email}?`}

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, type Role } from '../api';
+import { api, type OrgChange, type Role } from '../api';
 
 export function useMembers({ enabled = true }: { enabled?: boolean } = {}) {
   return useQuery({ queryKey: ['members'], queryFn: api.listMembers, enabled });
@@ -55,6 +55,18 @@ export function useDeleteMemberMemory(userId: string) {
     mutationFn: (id: string) => api.deleteMemory(id),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['member-memories', userId] });
+      void queryClient.invalidateQueries({ queryKey: ['audit'] });
+    },
+  });
+}
+
+/** Changes org settings; the answer is the org every screen reads (`useAdminOrg`). */
+export function useUpdateOrg() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (change: OrgChange) => api.updateOrg(change),
+    onSuccess: (org) => {
+      queryClient.setQueryData(['org'], org);
       void queryClient.invalidateQueries({ queryKey: ['audit'] });
     },
   });
