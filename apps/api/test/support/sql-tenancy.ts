@@ -80,7 +80,7 @@ export const ALLOWED: readonly AllowedStatement[] = [
       'before any org is known (like an API key); under Vitess a scatter read of one row by its globally unique id',
     patterns: [
       /^select `org_id` from `users` where `users`\.`id` = \?$/i,
-      /^select `users`\.`org_id`, `users`\.`id`, `users`\.`role`, `users`\.`email`, `orgs`\.`redact_memory_secrets` from `users` inner join `orgs` on `orgs`\.`id` = `users`\.`org_id` where \(`users`\.`id` = \? and `users`\.`removed_at` is null\)$/i,
+      /^select `users`\.`org_id`, `users`\.`id`, `users`\.`role`, `users`\.`email`, `orgs`\.`redact_memory_secrets`, `orgs`\.`dedupe_memories` from `users` inner join `orgs` on `orgs`\.`id` = `users`\.`org_id` where \(`users`\.`id` = \? and `users`\.`removed_at` is null\)$/i,
     ],
   },
   {
