@@ -101,6 +101,6 @@ describe('stalled bodies on every route that takes one', () => {
     expectCutOff(answer);
     // Cut off by the body-read deadline, not the (much longer) request deadline.
     expect(JSON.parse(answer.body).detail).toContain('300 ms');
-    expect((await user.api.post('/v1/memory', { body: { content: 'after the stall' } })).status).toBe(201);
+    expect((await user.api.post('/v1/memory', { body: { content: `after the stall of ${method} ${template}` } })).status).toBe(201);
   });
 });
