@@ -41,8 +41,13 @@ export const MEMORY_LIMITS = {
   similarScore: 0.5,
   /** The saved text, cut to this many characters, is the query that finds similar memories… */
   similarQueryChars: 512,
-  /** …by its this many words rarest among the owner's memories (a score is relative to them). */
+  /**
+   * …by its this many words rarest among the owner's memories (a score is relative to them),
+   * chosen among twice as many of its longest words.
+   */
   similarQueryWords: 8,
+  /** Candidates ranked for them (a search ranks 64). */
+  similarCandidates: 16,
 } as const;
 
 /** Export and import of memories as NDJSON (docs/api.md#export-and-import). */

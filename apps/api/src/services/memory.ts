@@ -285,8 +285,25 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
    * MEMORY_LIMITS.similarScore): what an agent should update or supersede rather than pile up.
    */
   async function similarTo(principal: Principal, record: MemoryRecord): Promise<SimilarMemory[]> {
-    const query = Array.from(record.content).slice(0, MEMORY_LIMITS.similarQueryChars).join('');
-    const results = await searchMemories(db, principal.scope, { query, limit: MEMORY_LIMITS.similarCount + 1, now: clock.now(), distinctiveWords: MEMORY_LIMITS.similarQueryWords });
+    // The longest words first: a cheap stand-in for the rarest, so the statistics read covers
+    // a bounded number of words; the search then keeps the rarest of them.
+    const words = [...new Set(Array.from(record.content).slice(0, MEMORY_LIMITS.similarQueryChars).join('').split(/[\s"“”„«»]+/u).filter(Boolean))];
+    const query = words
+      .map((word, i) => ({ word, i }))
+      .sort((a, b) => b.word.length - a.word.length || a.i - b.i)
+      .slice(0, MEMORY_LIMITS.similarQueryWords * 2)
+      .sort((a, b) => a.i - b.i)
+      .map(({ word }) => word)
+      .join(' ');
+    const results = await searchMemories(db, principal.scope, {
+      query,
+      limit: MEMORY_LIMITS.similarCount + 1,
+      now: clock.now(),
+      distinctiveWords: MEMORY_LIMITS.similarQueryWords,
+      // Only the best few matter, and only their ids, text and scores.
+      candidates: MEMORY_LIMITS.similarCandidates,
+      whole: false,
+    });
     return results
       .filter((result) => result.id !== record.id && result.score >= MEMORY_LIMITS.similarScore)
       .slice(0, MEMORY_LIMITS.similarCount)

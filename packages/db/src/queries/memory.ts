@@ -508,6 +508,10 @@ export async function searchMemories(
      * (selectivity.ts mostDistinctive): for a long query, such as a memory's own text.
      */
     distinctiveWords?: number;
+    /** Candidates the FULLTEXT step picks (default SEARCH_CANDIDATES): fewer when only the very best few matter. */
+    candidates?: number;
+    /** Read the results' contexts and highlights (default true); `false` when only ids, text and scores are wanted. */
+    whole?: boolean;
   },
 ): Promise<ScoredMemoryRecord[]> {
   const asked = parseSearchQuery(options.query);
@@ -529,7 +533,7 @@ export async function searchMemories(
     orgId: scope.orgId,
     userId: scope.userId,
     now: options.now ?? new Date(),
-    limit: SEARCH_CANDIDATES,
+    limit: options.candidates ?? SEARCH_CANDIDATES,
     ...(tagged ? { tag: options.tag } : {}),
     ...(sourced ? { source: options.source } : {}),
   };
@@ -586,13 +590,16 @@ export async function searchMemories(
   let ranked = rankCandidates([...candidates.values()], parsed, stats, recent ? candidates.size : options.limit);
   // Ids are ULIDs and updated_at is text of one format: both sort as strings.
   if (recent) ranked = ranked.sort((a, b) => (b.row.updatedAt === a.row.updatedAt ? (b.row.id > a.row.id ? 1 : -1) : b.row.updatedAt > a.row.updatedAt ? 1 : -1)).slice(0, options.limit);
-  const contexts = await contextsOf(
-    ex,
-    scope,
-    ranked.map((result) => result.row),
-  );
+  const whole = options.whole ?? true;
+  const contexts = whole
+    ? await contextsOf(
+        ex,
+        scope,
+        ranked.map((result) => result.row),
+      )
+    : new Map<string, MemoryContextRecord[]>();
   return ranked.map(({ row, score, match, matched }) =>
-    Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: highlightsOf(row.content, matched) } }),
+    Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: whole ? highlightsOf(row.content, matched) : [] } }),
   );
 }
 
