@@ -1,7 +1,8 @@
 #!/bin/sh
 # Memory Bank hook forwarder: POSTs one agent hook payload to $MEMORY_BANK_URL/v1/hooks/<harness>.
 #
-#   forward.sh claude-code|codex|opencode|generic   < payload.json
+#   forward.sh <harness>   < payload.json            harness: claude-code codex opencode gemini-cli cursor
+#                                                     cline kimi factory kilo copilot generic
 #   forward.sh codex '<json>'                       (Codex `notify` passes the payload as last argument)
 #
 # It never blocks or breaks the agent: it prints nothing, always exits 0 and gives up after ~3 s.
@@ -20,7 +21,7 @@ LC_ALL=C; export LC_ALL
 umask 077
 
 harness=${1:-}
-case $harness in claude-code | codex | opencode | generic) ;; *) exit 0 ;; esac
+case $harness in claude-code | codex | opencode | gemini-cli | cursor | cline | kimi | factory | kilo | copilot | generic) ;; *) exit 0 ;; esac
 [ -n "${MEMORY_BANK_API_KEY:-}" ] || exit 0
 url=${MEMORY_BANK_URL:-http://localhost:8787}
 url=${url%/}

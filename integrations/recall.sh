@@ -1,11 +1,13 @@
 #!/bin/sh
 # Memory Bank recall hook: prints what the agent should add to its context for this hook event.
 #
-#   recall.sh claude-code|codex|generic   < hook payload (SessionStart, UserPromptSubmit)
+#   recall.sh <harness>   < hook payload (session start, prompt submitted)
+#   harness: claude-code codex gemini-cli cursor cline kimi factory generic
 #
 # It POSTs the payload to $MEMORY_BANK_URL/v1/hooks/<harness>/recall and prints the answer,
 #   {"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"…"}}
-# or {} when there is nothing to add — and {} whenever the service is slow, down or refuses:
+# (each harness's own shape; Kimi's is the context as plain text), or {} when there is nothing
+# to add (Kimi: no output, as it adds whatever a hook prints to the context) — and {} whenever the service is slow, down or refuses:
 # it never blocks or breaks the session. It gives up after MEMORY_BANK_RECALL_TIMEOUT seconds
 # (default 0.9; the harness has its answer within 1.5 s) and always exits 0. It does not forward
 # the hook event (forward.sh does); the service records what it recalled in the session. It runs
@@ -19,15 +21,15 @@
 LC_ALL=C; export LC_ALL
 umask 077
 
-# Prints {} (and, with MEMORY_BANK_DEBUG, why on stderr) and exits.
+# Prints {} (Kimi: nothing; with MEMORY_BANK_DEBUG, why on stderr) and exits.
 nothing() {
   [ -z "${MEMORY_BANK_DEBUG:-}" ] || echo "recall.sh: $1" >&2
-  printf '{}\n'
+  [ "$harness" = kimi ] || printf '{}\n'
   exit 0
 }
 
 harness=${1:-}
-case $harness in claude-code | codex | generic) ;; *) nothing "unknown harness '$harness'" ;; esac
+case $harness in claude-code | codex | gemini-cli | cursor | cline | kimi | factory | generic) ;; *) nothing "unknown harness '$harness'" ;; esac
 [ -n "${MEMORY_BANK_API_KEY:-}" ] || nothing 'MEMORY_BANK_API_KEY is not set'
 command -v curl >/dev/null 2>&1 || nothing 'curl is not installed'
 url=${MEMORY_BANK_URL:-http://localhost:8787}
@@ -46,11 +48,16 @@ status=${answer##*
 }
 body=${answer%
 *}
-case $status in
-  '200 application/json'*) ;;
+case $harness/$status in
+  kimi/'200 text/plain'*) # Kimi adds what the hook prints to the context: the text itself
+    [ -n "$body" ] || nothing 'nothing to add'
+    printf '%s\n' "$body"
+    exit 0
+    ;;
+  */'200 application/json'*) ;;
   *) nothing "answered '$status'" ;;
 esac
 # One JSON object, as the service writes it; anything else is not passed to the agent.
-case $body in '{'*'}') ;; *) nothing 'the answer is not a JSON object' ;; esac
+case $body in '{}') nothing 'nothing to add' ;; '{'*'}') ;; *) nothing 'the answer is not a JSON object' ;; esac
 printf '%s\n' "$body"
 exit 0

@@ -17,6 +17,8 @@ import { link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } f
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
+/** The harness this copy reports as: integrations/install.sh writes Kilo's copy with 'kilo' (an OpenCode fork, same plugin API). */
+const HARNESS = 'opencode';
 const BASE = (process.env.MEMORY_BANK_URL || 'http://localhost:8787').replace(/\/+$/, '');
 const KEY = process.env.MEMORY_BANK_API_KEY || '';
 const SPOOL = process.env.MEMORY_BANK_SPOOL || join(homedir(), '.memory-bank', 'spool');
@@ -60,7 +62,7 @@ async function recall(body) {
     const response = await fetch(`${BASE}/v1/recall`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ harness: 'opencode', ...body }),
+      body: JSON.stringify({ harness: HARNESS, ...body }),
       signal: AbortSignal.timeout(RECALL_TIMEOUT_MS),
     });
     if (response.status !== 200) {
@@ -87,7 +89,7 @@ async function deliver(payload) {
   }
   let status = 0;
   try {
-    status = await post('/v1/hooks/opencode', body, { 'idempotency-key': key }, 3000);
+    status = await post(`/v1/hooks/${HARNESS}`, body, { 'idempotency-key': key }, 3000);
   } catch {
     // unreachable or timed out: spooled below
   }
@@ -109,7 +111,7 @@ function spoolStamp() {
 async function spool(stamp, key, body) {
   if (body.length > 1024 * 1024) return;
   await mkdir(SPOOL, { recursive: true, mode: 0o700 });
-  const name = `${stamp}.${key}.opencode.json`;
+  const name = `${stamp}.${key}.${HARNESS}.json`;
   const temp = join(SPOOL, `.in.${key}`);
   await writeFile(temp, body, { mode: 0o600 });
   await rename(temp, join(SPOOL, name));

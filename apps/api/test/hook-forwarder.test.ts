@@ -217,7 +217,7 @@ describe.skipIf(!canRun)('forward.sh', () => {
     for (const [args, extra, stdin] of [
       [['claude-code'], { MEMORY_BANK_API_KEY: undefined }, PAYLOAD],
       [['claude-code'], { MEMORY_BANK_API_KEY: '' }, PAYLOAD],
-      [['cursor'], {}, PAYLOAD],
+      [['emacs'], {}, PAYLOAD],
       [[], {}, PAYLOAD],
       [['claude-code'], {}, ''],
     ] as const) {
