@@ -377,6 +377,24 @@ describe.runIf(served('gemini-cli') && served('cursor'))('installed hooks agains
     const events = await ledgerOf('cursor', conversationId);
     expect(events.some((event) => event.event === 'beforeSubmitPrompt' && event.content.includes('Rename the cart module'))).toBe(true);
   });
+
+  it('Kimi’s recall, as installed, prints the context as plain text; Cursor’s prints {"additional_context"} at session start', async () => {
+    install(home, 'kimi');
+    const saved = bodyOf(await user.api.post('/v1/memory', { body: { content: 'Rolling deploys of the storefront: fly deploy --strategy rolling, one region at a time.', scope: 'user' } }), 201);
+    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key };
+    const kimiRecall = /command = "([^"]*recall\.sh kimi)"/.exec(readFileSync(join(home, '.kimi-code/config.toml'), 'utf8'))![1]!;
+    const kimi = await runHook(home, kimiRecall, { hook_event_name: 'UserPromptSubmit', session_id: newSessionId(), cwd: '/home/ana/storefront', prompt: 'How do I do a rolling deploy of the storefront?' }, env);
+    expect(kimi.code).toBe(0);
+    expect(kimi.stdout).toContain(`[${saved.id}] Rolling deploys of the storefront`);
+    expect(kimi.stdout.trimStart().startsWith('{')).toBe(false);
+
+    const cursorRecall = (json(join(home, '.cursor/hooks.json')).hooks.sessionStart as { command: string }[]).find((h) => h.command.includes('recall.sh'))!.command;
+    const cursor = await runHook(home, cursorRecall, { hook_event_name: 'sessionStart', conversation_id: newSessionId(), workspace_roots: ['/home/ana/storefront'] }, env);
+    expect(cursor.code).toBe(0);
+    const output = JSON.parse(cursor.stdout) as { additional_context?: string };
+    expect(Object.keys(output)).toEqual(['additional_context']);
+    expect(output.additional_context).toContain(saved.id);
+  });
 });
 
 describe('the installed recall hooks, the service down', () => {
