@@ -142,7 +142,7 @@ export function harnessTargets(harness, env) {
         ),
       ];
     case 'cursor': {
-      const events = ['sessionStart', 'beforeSubmitPrompt', 'afterFileEdit', 'afterShellExecution', 'afterMCPExecution', 'stop'];
+      const events = ['sessionStart', 'beforeSubmitPrompt', 'afterAgentResponse', 'afterFileEdit', 'afterShellExecution', 'afterMCPExecution', 'stop', 'sessionEnd'];
       const template = Object.fromEntries(events.map((event) => [event, [{ command: forward }, ...(event === 'sessionStart' ? [{ command: recall }] : [])]]));
       return [flatHooks(join(home, '.cursor', 'hooks.json'), 'command', template)];
     }
@@ -152,7 +152,8 @@ export function harnessTargets(harness, env) {
       return [flatHooks(join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks', 'memory-bank.json'), 'bash', template)];
     }
     case 'kimi': {
-      const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStop', 'PreCompact', 'PostCompact', 'Stop', 'SessionEnd'];
+      // Every event both Kimi Code CLI and the older kimi-cli know: another name makes Kimi refuse the whole config.
+      const events = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'];
       // Kimi ignores what a SessionStart hook prints: it recalls on the prompt, where its output is added to the context.
       const hooks = events.flatMap((event) => [
         { event, command: forward, timeout: 5 },

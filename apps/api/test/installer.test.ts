@@ -144,6 +144,7 @@ const CASES: HarnessCase[] = [
       expect(config.hooks.afterFileEdit).toEqual([...(kept ? [{ command: './format.sh' }] : []), { command: forwardIn(home, 'cursor') }]);
       expect(config.hooks.sessionStart).toEqual([{ command: forwardIn(home, 'cursor') }, { command: recallIn(home, 'cursor') }]);
       expect(config.hooks.beforeSubmitPrompt).toEqual([{ command: forwardIn(home, 'cursor') }]); // Cursor takes no context there
+      expect(config.hooks.afterAgentResponse).toEqual([{ command: forwardIn(home, 'cursor') }]); // the reply
     },
   },
   {
