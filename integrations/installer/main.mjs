@@ -12,7 +12,7 @@ const NEXT_STEPS = {
   codex: 'Start Codex and approve the new hooks with /hooks. Releases that keep hooks behind a flag also need [features] codex_hooks = true in ~/.codex/config.toml.',
   opencode: 'Restart OpenCode: it loads the plugin at start-up.',
   kilo: 'Restart Kilo: it loads the plugin at start-up.',
-  'gemini-cli': 'Restart Gemini CLI; /hooks lists the memory-bank hooks.',
+  'gemini-cli': 'Restart Gemini CLI; /hooks lists the memory-bank hooks (an early release that keeps hooks off also needs "hooksConfig": { "enabled": true } in ~/.gemini/settings.json).',
   cursor: 'Restart Cursor; its Hooks settings list them. Cursor takes recalled context at session start only (beforeSubmitPrompt cannot add any).',
   cline: 'Turn on Settings → Features → Enable Hooks in Cline (macOS and Linux).',
   kimi: 'Start a new Kimi session; /hooks lists them. Kimi ignores what SessionStart hooks print, so recall comes with the first prompt.',
