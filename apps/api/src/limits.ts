@@ -31,6 +31,8 @@ export const MEMORY_LIMITS = {
   listLimit: 100,
   searchLimit: 50,
   queryChars: 512,
+  /** Contexts a memory holds at most: equal saves add theirs to it up to this many. */
+  contextsPerMemory: 64,
   /** Memories one save may supersede. */
   supersedes: 16,
   /** The longest `ttl_seconds` (and how far ahead `expires_at` may be): ten years. */

@@ -204,7 +204,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
         resolved.push({ id: memory.id, duplicate: false });
       } else if ('source' in into) {
         // An equal save earlier in this batch: one memory for both.
-        into.contexts.push(...memory.contexts.slice(0, MEMORY_LIMITS.contexts - into.contexts.length));
+        into.contexts.push(...memory.contexts.slice(0, Math.max(0, MEMORY_LIMITS.contextsPerMemory - into.contexts.length)));
         into.tags = normaliseTags([...into.tags, ...memory.tags]).slice(0, MEMORY_LIMITS.tags);
         resolved.push({ id: into.id, duplicate: true });
       } else {
@@ -218,7 +218,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     if (fresh.length > room) throw quotaExceeded();
     const inserted = await insertMemories(tx, org, fresh);
     for (const [target, addition] of additions) {
-      const room = Math.max(0, MEMORY_LIMITS.contexts * 4 - target.contextCount);
+      const room = Math.max(0, MEMORY_LIMITS.contextsPerMemory - target.contextCount);
       await addToMemory(tx, org, target, { contexts: addition.contexts.slice(0, room), tags: addition.tags, updatedAt: now });
     }
     for (const [i, item] of items.entries()) {

@@ -46,7 +46,7 @@ export const memory = mysqlTable(
      * older rows are re-indexed in the background and counted in the owner's statistics then.
      */
     searchVersion: tinyint('search_version', { unsigned: true }).notNull().default(0),
-    /** Contexts are fixed at creation: readers skip the contexts query when there are none. */
+    /** Contexts come with a save (and with later equal saves, duplicates): readers skip the contexts query when there are none. */
     contextCount: smallint('context_count', { unsigned: true }).notNull().default(0),
     /**
      * For a memory saved by an import: SHA-256 (hex) of the normalised save its line asked
