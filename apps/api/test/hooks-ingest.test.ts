@@ -85,7 +85,7 @@ describe('POST /v1/hooks/{harness}', () => {
       expect(res.status, body).toBe(400);
     }
     expect((await user.api.post('/v1/hooks/claude-code', { rawBody: '{"session_id":', headers: { 'content-type': 'application/json' } })).status).toBe(400);
-    expect((await post({ session_id: session, hook_event_name: 'X' }, 'cursor')).status).toBe(400);
+    expect((await post({ session_id: session, hook_event_name: 'X' }, 'windsurf')).status).toBe(400);
     const huge = await post({ session_id: session, hook_event_name: 'UserPromptSubmit', prompt: 'x'.repeat(1024 * 1024 + 10) });
     expectStatus(huge, 413);
     const badKey = await post(fixture('claude-code', 'user-prompt-submit', { session_id: session }), 'claude-code', { 'idempotency-key': 'has spaces' });

@@ -184,7 +184,7 @@ describe('POST /v1/recall', () => {
       [{ trigger: 'prompt', prompt: 'x' }, 'session_id'],
       [{ session_id: 's', trigger: 'prompt' }, 'prompt'],
       [{ session_id: 's', trigger: 'later' }, 'trigger'],
-      [{ session_id: 's', trigger: 'prompt', prompt: 'x', harness: 'cursor' }, 'harness'],
+      [{ session_id: 's', trigger: 'prompt', prompt: 'x', harness: 'windsurf' }, 'harness'],
       [{ session_id: 's', trigger: 'prompt', prompt: 'x', max_chars: 50 }, 'max_chars'],
       [{ session_id: 's', trigger: 'prompt', prompt: 'x', max_chars: 100000 }, 'max_chars'],
       [{ session_id: 'x'.repeat(256), trigger: 'session_start' }, 'session_id'],
@@ -238,14 +238,16 @@ describe('POST /v1/hooks/{harness}/recall', () => {
     const sessionId = newSessionId();
     const prompt = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'user-prompt-submit', { session_id: sessionId }) });
     expectStatus(prompt, 200);
+    // Claude Code's harnesses answer JSON (only Kimi's answer is text).
+    const claudeOutput = (body: unknown) => body as { hookSpecificOutput?: { hookEventName: string; additionalContext: string } };
     expect(Object.keys(prompt.body)).toEqual(['hookSpecificOutput']);
-    expect(prompt.body.hookSpecificOutput?.hookEventName).toBe('UserPromptSubmit');
-    expect(prompt.body.hookSpecificOutput?.additionalContext).toContain(`[${id}] The express dependency`);
+    expect(claudeOutput(prompt.body).hookSpecificOutput?.hookEventName).toBe('UserPromptSubmit');
+    expect(claudeOutput(prompt.body).hookSpecificOutput?.additionalContext).toContain(`[${id}] The express dependency`);
 
     const start = await user.api.post('/v1/hooks/codex/recall', { body: fixture('claude-code', 'session-start', { session_id: newSessionId(), cwd: '/home/ana/shop' }) });
     expectStatus(start, 200);
-    expect(start.body.hookSpecificOutput?.hookEventName).toBe('SessionStart');
-    expect(start.body.hookSpecificOutput?.additionalContext).toContain(id);
+    expect(claudeOutput(start.body).hookSpecificOutput?.hookEventName).toBe('SessionStart');
+    expect(claudeOutput(start.body).hookSpecificOutput?.additionalContext).toContain(id);
 
     const tool = await user.api.post('/v1/hooks/claude-code/recall', { body: fixture('claude-code', 'pre-tool-use-bash', { session_id: sessionId }) });
     expectStatus(tool, 200);

@@ -43,7 +43,7 @@ describe('GET /v1/workstreams', () => {
     const claude = await solo.api.get('/v1/workstreams?harness=claude-code');
     expectStatus(claude, 200);
     expect(claude.body.workstreams.map((w) => w.id)).toEqual([ids[0], ids[2]]);
-    expect((await solo.api.get('/v1/workstreams?harness=cursor')).status).toBe(400);
+    expect((await solo.api.get('/v1/workstreams?harness=windsurf')).status).toBe(400);
     expect((await solo.api.get('/v1/workstreams?cursor=nope')).status).toBe(400);
   });
 });

@@ -3,6 +3,8 @@ import type { Principal } from '../auth/principal';
 import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { idsInRecallHead, type RecallTrigger } from '../hooks/adapters/recall';
+import { projectDirectory } from '../hooks/adapters/shared';
+import { RECALL_SHAPES } from '../hooks/recall-outputs';
 import type { HookIngestService, HookReceipt } from './hooks';
 import { AdapterError, type HookPayload } from '../hooks/types';
 import type { ServiceDeps } from './deps';
@@ -24,6 +26,12 @@ export interface RecallRequest {
   repository?: string;
   /** At most this many characters (never more than the key's budget). */
   maxChars?: number;
+  /**
+   * A prompt that, when it is the session's first recall, also brings what a session start
+   * would — the pinned memories (the note comes with any first recall): for harnesses that
+   * ignore session-start output (Kimi).
+   */
+  opensSession?: boolean;
 }
 
 export interface RecallResult {
@@ -44,8 +52,6 @@ export type RecallService = ReturnType<typeof createRecallService>;
 const PREVIOUS_SESSIONS = 3;
 /** Of the previous exchange, this much goes into the session-start query. */
 const QUERY_EXCHANGE_CHARS = 300;
-
-const SESSION_START = /^(SessionStart|session[._-]?start(ed)?|session\.created)$/i;
 
 const lastSegment = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
 
@@ -86,20 +92,24 @@ export function createRecallService(
     const search = (query: string) => (query.trim() === '' ? Promise.resolve([]) : memory.search(principal, { query, limit: RECALL_LIMITS.searchLimit }));
     const now = clock.now();
     const sessionStart = request.trigger === 'session_start';
+    const mayOpen = sessionStart || request.opensSession === true;
+    // Every harness's directory spelled the same way, as the adapters store it.
+    const cwd = request.cwd === undefined ? undefined : projectDirectory(request.cwd);
 
     // The session's past recalls decide what is new; a prompt's search does not wait for
     // them, nor does a session start's look at the previous session (the note, said once
     // per session, with its first recall — which a session start almost always is) or
     // at the person's pinned memories.
-    const cwd = request.cwd;
-    const [recalls, promptMatches, lastTime, pinned] = await Promise.all([
+    const [recalls, promptMatches, lastTime, pinnedNow] = await Promise.all([
       findSessionRecalls(db, scope, session),
       sessionStart ? null : search(request.prompt ?? ''),
       sessionStart && cwd ? lastSessionIn(scope, cwd, session) : null,
-      sessionStart ? findPinnedMemories(db, scope, { now, limit: RECALL_LIMITS.pinned }) : [],
+      mayOpen ? findPinnedMemories(db, scope, { now, limit: RECALL_LIMITS.pinned }) : [],
     ]);
     const shown = new Set(recalls.heads.flatMap(idsInRecallHead));
     const firstRecall = recalls.heads.length === 0;
+    // A prompt opening the session brings the pins only as the session's first recall.
+    const pinned = sessionStart || firstRecall ? pinnedNow : [];
     const previous = sessionStart ? lastTime : firstRecall && cwd ? await lastSessionIn(scope, cwd, session) : null;
     const note = firstRecall ? previous : null;
     // A session start searches for the project, and for where the last session there left off.
@@ -117,7 +127,7 @@ export function createRecallService(
     const composed = composeRecall(fresh.slice(0, freshPins + RECALL_LIMITS.candidates), note, budgetChars);
     const result = { memories: composed.memories, note: composed.note, budgetChars, alreadyShown: candidates.length - fresh.length };
     if (composed.text === '') return { ...result, text: '', recorded: null };
-    const { receipt, stored } = await hooks.recordRecall(principal, { ...session, ...(request.cwd ? { cwd: request.cwd } : {}) }, {
+    const { receipt, stored } = await hooks.recordRecall(principal, { ...session, ...(cwd ? { cwd } : {}) }, {
       trigger: request.trigger,
       memory_ids: composed.memories.map((shownMemory) => shownMemory.id),
       text: composed.text,
@@ -142,13 +152,14 @@ export function createRecallService(
         if (!(error instanceof AdapterError)) throw error;
         throw new AppError('validation_failed', `Not a ${harness} hook payload: ${error.message}`, { errors: [{ path: error.field, message: error.message }] });
       }
-      const isPrompt = adapted.kind === 'message' && adapted.role === 'user' && adapted.content.trim() !== '';
-      if (!isPrompt && !SESSION_START.test(adapted.eventName)) return null;
+      const shape = RECALL_SHAPES[harness];
+      const trigger = shape.triggerOf(adapted);
+      if (trigger === null) return null;
       const result = await recall(principal, {
         harness,
         sessionId: adapted.nativeSessionId,
-        trigger: isPrompt ? 'prompt' : 'session_start',
-        ...(isPrompt ? { prompt: truncateText(adapted.content, RECALL_LIMITS.promptChars, '').text } : {}),
+        trigger,
+        ...(trigger === 'prompt' ? { prompt: truncateText(adapted.content, RECALL_LIMITS.promptChars, '').text, opensSession: shape.opensOnFirstPrompt } : {}),
         ...(adapted.session.cwd ? { cwd: adapted.session.cwd } : {}),
       });
       return { eventName: adapted.eventName, result };

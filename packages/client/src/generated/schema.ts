@@ -224,7 +224,7 @@ export interface paths {
         put?: never;
         /**
          * Recall for a hook payload, answered as hook output
-         * @description postRecall for a hook command: takes the hook's JSON input as the harness gives it (SessionStart, UserPromptSubmit; other events answer `{}`) and answers with what the hook prints — `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`, or `{}` when there is nothing to add. integrations/recall.sh calls it.
+         * @description postRecall for a hook command: takes the hook's JSON input as the harness gives it and answers with what the hook prints, in the harness's own shape — Claude Code, Codex, Factory Droid (SessionStart, UserPromptSubmit) and Gemini CLI (SessionStart, BeforeAgent) `{"hookSpecificOutput":{"hookEventName":…,"additionalContext":…}}`; Cursor (sessionStart) `{"additional_context":…}`; Cline (TaskStart, TaskResume, UserPromptSubmit) `{"contextModification":…}`; Kimi (UserPromptSubmit) the context as `text/plain`, its session's first one with the pinned memories. `{}` (Kimi: an empty body) when there is nothing to add, for other events and for Copilot, whose hooks cannot add context. integrations/recall.sh calls it.
          */
         post: operations["postHookRecall"];
         delete?: never;
@@ -808,7 +808,7 @@ export interface components {
         HookBatch: {
             events: {
                 /** @enum {string} */
-                harness: "claude-code" | "codex" | "opencode" | "generic";
+                harness: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
                 /** @description As the Idempotency-Key header of a single post. */
                 idempotency_key?: string;
                 /** @description When the event happened (epoch seconds or milliseconds, or ISO 8601), for clients that spool: used when the payload carries no time of its own (Claude Code's and Codex's carry none), instead of the time the batch arrived. */
@@ -1108,6 +1108,11 @@ export interface components {
             } | null;
         };
         RecallHookOutput: {
+            /** @description Cursor, on sessionStart. */
+            additional_context?: string;
+            /** @description Cline, on TaskStart, TaskResume and UserPromptSubmit. */
+            contextModification?: string;
+            /** @description Claude Code, Codex, Gemini CLI, Factory Droid (and the generic form). */
             hookSpecificOutput?: {
                 additionalContext: string;
                 hookEventName: string;
@@ -1120,7 +1125,7 @@ export interface components {
              * @description The harness of that session (default `generic`).
              * @enum {string}
              */
-            harness?: "claude-code" | "codex" | "opencode" | "generic";
+            harness?: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             /** @description At most this many characters of context; never more than the API key's recall budget (default 2000). */
             max_chars?: number;
             /** @description The user's prompt (required for trigger `prompt`), up to 8000 characters. */
@@ -1260,7 +1265,7 @@ export interface components {
             /** @description Events the session recorded; sequences run 1…event_count without gaps, except that events the org's `workstream_retention_days` no longer keeps are gone from the start. */
             event_count: number;
             /** @enum {string} */
-            harness: "claude-code" | "codex" | "opencode" | "generic";
+            harness: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             /** @example ws_01JD3W6Q8Z9K2M4N5P6R7S8T9V */
             id: string;
             /** Format: date-time */
@@ -2463,7 +2468,7 @@ export interface operations {
                 "idempotency-key"?: string;
             };
             path: {
-                harness: "claude-code" | "codex" | "opencode" | "generic";
+                harness: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             };
             cookie?: never;
         };
@@ -2578,7 +2583,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                harness: "claude-code" | "codex" | "opencode" | "generic";
+                harness: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             };
             cookie?: never;
         };
@@ -2595,6 +2600,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RecallHookOutput"];
+                    "text/plain": string;
                 };
             };
             /** @description The request is malformed or a field is out of its limits (`errors` names the fields). */
@@ -4877,7 +4883,7 @@ export interface operations {
                 /** @description `next_cursor` of the previous page. */
                 cursor?: string;
                 /** @description Only sessions of this harness. */
-                harness?: "claude-code" | "codex" | "opencode" | "generic";
+                harness?: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
             };

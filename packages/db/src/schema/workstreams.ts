@@ -2,7 +2,11 @@ import { bigint, boolean, char, index, int, mediumtext, mysqlEnum, mysqlTable, p
 import { idColumn, jsonColumn, timestamp } from './columns';
 import { orgIdColumn, userIdColumn } from './orgs';
 
-export const HARNESSES = ['claude-code', 'codex', 'opencode', 'generic'] as const;
+/**
+ * The harnesses whose hook payloads the service reads (docs/hooks.md). A MySQL ENUM: a new
+ * one is appended at the end (an instant ALTER), never inserted.
+ */
+export const HARNESSES = ['claude-code', 'codex', 'opencode', 'generic', 'gemini-cli', 'cursor', 'cline', 'kimi', 'factory', 'kilo', 'copilot'] as const;
 export type Harness = (typeof HARNESSES)[number];
 
 /** The kinds a harness's hook payload can become. */

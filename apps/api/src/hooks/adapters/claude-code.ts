@@ -27,13 +27,20 @@
  * `model`), so the Codex adapter reuses `adaptHookEvent`.
  */
 import type { AdaptedEvent, HarnessAdapter, HookPayload } from '../types';
-import { COMMON_HOOK_FIELDS, buildEvent, requireEventName, requireSessionId, sessionFacts, type EventBase } from './shared';
+import { COMMON_HOOK_FIELDS, buildEvent, derivedToolId, requireEventName, requireSessionId, sessionFacts, type EventBase } from './shared';
 import { renderFields, str, toolCallContent, toolResultContent } from './text';
 
-/** Maps one Claude-Code-style hook payload (Claude Code, Codex hooks) to an event. */
-export function adaptHookEvent(payload: HookPayload, base: EventBase): AdaptedEvent {
+/**
+ * Maps one Claude-Code-style hook payload (Claude Code, Codex hooks, Factory Droid, Kimi
+ * once renamed) to an event. `deriveToolIds`: a tool event without `tool_use_id` is paired
+ * by a derived id (derivedToolId of its name and input).
+ */
+export function adaptHookEvent(payload: HookPayload, base: EventBase, options: { deriveToolIds?: boolean } = {}): AdaptedEvent {
   const toolName = str(payload.tool_name) ?? null;
-  const tool = { toolName, toolUseId: payload.tool_use_id };
+  const derive = options.deriveToolIds === true && str(payload.tool_use_id) === undefined && toolName !== null;
+  const tool = derive
+    ? { toolName, toolUseId: derivedToolId(toolName, payload.tool_input ?? null), derivedToolId: true }
+    : { toolName, toolUseId: payload.tool_use_id };
   const build = (parts: Parameters<typeof buildEvent>[1]) => buildEvent(base, parts);
 
   switch (base.eventName) {

@@ -5,8 +5,14 @@
  */
 import type { Harness, HarnessAdapter, HookPayload } from '../types';
 import { claudeCodeAdapter } from './claude-code';
+import { clineAdapter } from './cline';
 import { codexAdapter } from './codex';
+import { copilotAdapter } from './copilot';
+import { cursorAdapter } from './cursor';
+import { factoryAdapter } from './factory';
+import { geminiCliAdapter } from './gemini-cli';
 import { genericAdapter } from './generic';
+import { kimiAdapter } from './kimi';
 import { opencodeAdapter } from './opencode';
 import { isRecallRecord, recallAdapter } from './recall';
 
@@ -15,6 +21,14 @@ export const HARNESS_ADAPTERS: Record<Harness, HarnessAdapter> = {
   codex: codexAdapter,
   opencode: opencodeAdapter,
   generic: genericAdapter,
+  'gemini-cli': geminiCliAdapter,
+  cursor: cursorAdapter,
+  cline: clineAdapter,
+  kimi: kimiAdapter,
+  factory: factoryAdapter,
+  // Kilo's plugins are OpenCode's (Kilo CLI is built on OpenCode): the same plugin, the same payloads.
+  kilo: opencodeAdapter,
+  copilot: copilotAdapter,
 };
 
 /**
@@ -25,4 +39,4 @@ export function storedPayloadAdapter(harness: Harness, payload: HookPayload): Ha
   return isRecallRecord(payload) ? recallAdapter : HARNESS_ADAPTERS[harness];
 }
 
-export { claudeCodeAdapter, codexAdapter, genericAdapter, opencodeAdapter };
+export { claudeCodeAdapter, clineAdapter, codexAdapter, copilotAdapter, cursorAdapter, factoryAdapter, geminiCliAdapter, genericAdapter, kimiAdapter, opencodeAdapter };

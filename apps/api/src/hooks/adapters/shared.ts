@@ -1,7 +1,7 @@
 /** Validation and assembly shared by the harness adapters. Pure. */
 import { createHash } from 'node:crypto';
 import { AdapterError, type AdaptedEvent, type EventKind, type EventRole, type HookPayload, type ToolOutcome } from '../types';
-import { MAX_CONTENT_CHARS, capText, str } from './text';
+import { MAX_CONTENT_CHARS, canonicalJson, capText, str } from './text';
 
 export const MAX_SESSION_ID = 255;
 export const MAX_EVENT_NAME = 64;
@@ -44,10 +44,54 @@ export function sessionFacts(facts: { cwd?: unknown; transcriptPath?: unknown; m
   const cwd = str(facts.cwd);
   const transcriptPath = str(facts.transcriptPath);
   const model = str(facts.model);
-  if (cwd !== undefined) session.cwd = cwd.slice(0, MAX_PATH);
+  const directory = cwd === undefined ? undefined : projectDirectory(cwd);
+  if (directory !== undefined) session.cwd = directory.slice(0, MAX_PATH);
   if (transcriptPath !== undefined) session.transcriptPath = transcriptPath.slice(0, MAX_PATH);
   if (model !== undefined) session.model = model.slice(0, MAX_MODEL);
   return session;
+}
+
+/** The first non-empty string of a list of paths (Cursor's `workspace_roots`, Cline's `workspaceRoots`). */
+export function firstPath(paths: unknown): string | undefined {
+  return Array.isArray(paths) ? paths.find((path): path is string => typeof path === 'string' && path !== '') : undefined;
+}
+
+/**
+ * One spelling of a working directory for every harness, so the same repository is the same
+ * project whichever agent worked in it (recall's "last time in this project" matches it
+ * byte for byte): a `file://` URI becomes its path, `\\` becomes `/`, a Windows drive is
+ * `c:/…` (Cursor's `/c:/…` too), repeated and trailing separators and `.` segments go.
+ * Undefined for an empty result.
+ */
+export function projectDirectory(path: string): string | undefined {
+  let text = path.trim();
+  if (/^file:\/\//i.test(text)) {
+    text = text.replace(/^file:\/\/(localhost)?/i, '');
+    try {
+      text = decodeURIComponent(text);
+    } catch {
+      // A malformed escape stays as it is.
+    }
+  }
+  text = text.replace(/\\/g, '/');
+  const unc = text.startsWith('//') && !text.startsWith('///');
+  text = text.replace(/\/{2,}/g, '/');
+  text = text.replace(/\/\.(?=\/|$)/g, '') || (path.trim().startsWith('/') ? '/' : '');
+  text = text.replace(/^\/?([A-Za-z]):(?=\/|$)/, (_, drive: string) => `${drive.toLowerCase()}:`);
+  if (text.length > 1) text = text.replace(/\/+$/, '');
+  if (/^[a-z]:$/.test(text)) text += '/';
+  if (unc) text = `/${text}`;
+  return text === '' ? undefined : text;
+}
+
+/**
+ * A tool id for a harness whose hooks carry none (Gemini CLI, Cline, Copilot, Cursor's shell
+ * and MCP hooks): the same for a call and its result, from what both repeat — the tool's
+ * name, its input and whatever scopes it (a turn id). It pairs them but does not identify
+ * a delivery (the same call made twice has the same id), so such events get no natural key.
+ */
+export function derivedToolId(...parts: unknown[]): string {
+  return `derived:${createHash('sha256').update(canonicalJson(parts), 'utf8').digest('hex').slice(0, 24)}`;
 }
 
 export interface EventParts {
@@ -59,6 +103,8 @@ export interface EventParts {
   toolName?: unknown;
   outcome?: ToolOutcome | null;
   endsSession?: boolean;
+  /** The tool id was derived (derivedToolId), not sent by the harness: no natural key from it. */
+  derivedToolId?: boolean;
 }
 
 export interface EventBase {
@@ -89,7 +135,7 @@ export function buildEvent(base: EventBase, parts: EventParts): AdaptedEvent {
     toolUseId,
     toolName,
     outcome: parts.kind === 'tool_result' ? (parts.outcome ?? 'success') : null,
-    naturalKey: toolUseId === null ? null : clampId(`${base.eventName}:${toolUseId}`, MAX_ID),
+    naturalKey: toolUseId === null || parts.derivedToolId === true ? null : clampId(`${base.eventName}:${toolUseId}`, MAX_ID),
     endsSession: parts.endsSession ?? false,
     session: base.session,
   };

@@ -21,6 +21,21 @@ type Json = unknown;
 
 export { isRecord };
 
+/**
+ * A JSON object or array some harnesses pass as text (Cursor's MCP `tool_input`, Copilot's
+ * `toolArgs`): its value when it parses, else the value as it is.
+ */
+export function parseJsonText(value: Json): Json {
+  if (typeof value !== 'string') return value;
+  const text = value.trim();
+  if (!text.startsWith('{') && !text.startsWith('[')) return value;
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return value;
+  }
+}
+
 /** A non-empty string, or undefined. */
 export function str(value: Json): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
@@ -89,6 +104,7 @@ const HEADLINE_FIELDS = [
   'cmd',
   'file_path',
   'filePath',
+  'absolute_path',
   'notebook_path',
   'pattern',
   'url',

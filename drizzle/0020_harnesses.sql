@@ -1,0 +1,2 @@
+ALTER TABLE `workstream_events` MODIFY COLUMN `harness` enum('claude-code','codex','opencode','generic','gemini-cli','cursor','cline','kimi','factory','kilo','copilot') NOT NULL;--> statement-breakpoint
+ALTER TABLE `workstreams` MODIFY COLUMN `harness` enum('claude-code','codex','opencode','generic','gemini-cli','cursor','cline','kimi','factory','kilo','copilot') NOT NULL;
