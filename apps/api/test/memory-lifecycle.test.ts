@@ -176,6 +176,26 @@ describe('supersede', () => {
   });
 });
 
+describe('import of a hostile file', () => {
+  it('lines that replace each other in a circle are imported without a circle', async () => {
+    const user = await tenant.addMember('member');
+    const [a, b] = ['mem_01ARZ3NDEKTSV4RRFFQ69G5FAA', 'mem_01ARZ3NDEKTSV4RRFFQ69G5FAB'];
+    const file = [
+      { id: a, superseded_by: b, content: 'Circle line A about quolls' },
+      { id: b, superseded_by: a, content: 'Circle line B about quolls' },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n');
+    const res = await fetch(`${server.url}/v1/memory/import`, { method: 'POST', headers: { authorization: `Bearer ${user.key}`, 'content-type': 'application/x-ndjson' }, body: file });
+    expect(await res.json()).toMatchObject({ imported: 2, failed: 0 });
+    const listed = bodyOf(await user.api.get('/v1/memory?include_superseded=true&scope=user'), 200).memories;
+    expect(listed).toHaveLength(2);
+    // One of them stays current; the history of either is the two, newest first, and ends.
+    expect(listed.filter((memory) => memory.superseded_by === null)).toHaveLength(1);
+    for (const memory of listed) expect(bodyOf(await user.api.get(`/v1/memory/${memory.id}/history` as '/v1/memory/{id}/history'), 200).memories).toHaveLength(2);
+  });
+});
+
 describe('expiry and pins', () => {
   it('an expired memory is gone from every read at its expiry; PATCH moves or clears an expiry', async () => {
     const user = await tenant.addMember('member');

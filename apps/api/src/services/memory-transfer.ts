@@ -6,6 +6,7 @@ import {
   lockOrg,
   lockSupersedeTargets,
   markSuperseded,
+  memoryChainIds,
   type NewImportedMemory,
   type MemoryRecord,
   type MemoryScope,
@@ -160,8 +161,15 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
     });
     if (pairs.length === 0) return;
     await inTransaction(db, async (tx) => {
-      const current = await lockSupersedeTargets(tx, principal.scope, pairs.map((pair) => pair.id), clock.now());
-      for (const { id, by } of pairs) if (current.some((target) => target.id === id && target.supersededBy === null)) await markSuperseded(tx, principal.scope, [id], by);
+      const now = clock.now();
+      const current = await lockSupersedeTargets(tx, principal.scope, pairs.map((pair) => pair.id), now);
+      for (const { id, by } of pairs) {
+        if (!current.some((target) => target.id === id && target.supersededBy === null)) continue;
+        // A file whose lines replace each other in a circle links no circle: `id` is the
+        // newest of its chain, so it must not be where `by`'s chain ends.
+        if ((await memoryChainIds(tx, principal.scope, by, now)).head === id) continue;
+        await markSuperseded(tx, principal.scope, [id], by);
+      }
     });
   }
 
