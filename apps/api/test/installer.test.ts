@@ -4,16 +4,18 @@
  * (the second run changes no byte), then `--uninstall` (the config back to its original bytes,
  * the backup kept). The MCP configuration it prints names MEMORY_BANK_API_KEY and never the key,
  * and no file it writes holds the key. Then the Claude Code plugin's files, and the installed
- * Gemini CLI and Cursor hooks run against the real service.
+ * hooks of Gemini CLI, Cursor, Kimi, Cline, Factory Droid, Copilot CLI and Kilo (its plugin, loaded
+ * as OpenCode loads one) run against the real service, and with it down or hung.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_ADAPTERS } from '../src/hooks/adapters';
-import { newSessionId } from './support/hooks';
+import { fixture, newSessionId } from './support/hooks';
 import { bodyOf } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
@@ -396,6 +398,83 @@ describe.runIf(served('gemini-cli') && served('cursor'))('installed hooks agains
     expect(Object.keys(output)).toEqual(['additional_context']);
     expect(output.additional_context).toContain(saved.id);
   });
+
+  describe('Cline, Factory Droid, Copilot CLI and Kilo, as installed', () => {
+    const prompt = 'Where do the storefront feature flags live?';
+    let flags: string;
+    const env = () => ({ MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key });
+    beforeAll(async () => {
+      for (const harness of ['cline', 'factory', 'copilot', 'kilo']) install(home, harness);
+      flags = bodyOf(await user.api.post('/v1/memory', { body: { content: 'Storefront feature flags live in config/flags.yml; flip one with make flag NAME=checkout_v2.', scope: 'user' } }), 201).id;
+    });
+
+    /** The ledger of `harness`'s session once it holds an event `matches` accepts (the Kilo plugin sends without being awaited). */
+    async function eventually(harness: string, nativeSessionId: string, matches: (event: { event: string; content: string }) => boolean) {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const { workstreams } = bodyOf(await user.api.get('/v1/workstreams'), 200);
+        const workstream = workstreams.find((w) => w.harness === harness && w.native_session_id === nativeSessionId);
+        const events = workstream ? bodyOf(await user.api.get(`/v1/workstreams/${workstream.id}/events?include_lifecycle=true`), 200).events : [];
+        if (events.some(matches) || Date.now() > deadline) return events;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+
+    it('Cline’s UserPromptSubmit executable records the prompt and prints {"contextModification"} naming the memory', async () => {
+      const taskId = newSessionId();
+      const run = await runHook(home, join(home, 'Documents/Cline/Hooks/UserPromptSubmit'), fixture('cline', 'user-prompt-submit', { taskId, userPromptSubmit: { prompt, attachments: [] } }), env());
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout) as { contextModification?: string };
+      expect(Object.keys(output)).toEqual(['contextModification']);
+      expect(output.contextModification).toContain(`[${flags}] Storefront feature flags`);
+      const events = await ledgerOf('cline', taskId);
+      expect(events.some((event) => event.event === 'UserPromptSubmit' && event.content.includes(prompt))).toBe(true);
+    });
+
+    it('Factory Droid’s UserPromptSubmit hooks in ~/.factory/hooks.json record the prompt, and its recall answers as Claude Code does', async () => {
+      const [forward, recall] = commandsOf(json(join(home, '.factory/hooks.json')).hooks.UserPromptSubmit);
+      const sessionId = newSessionId();
+      const payload = fixture('factory', 'user-prompt-submit', { session_id: sessionId, prompt });
+      expect(await runHook(home, forward!, payload, env())).toEqual({ code: 0, stdout: '' });
+      const events = await ledgerOf('factory', sessionId);
+      expect(events.some((event) => event.event === 'UserPromptSubmit' && event.content.includes(prompt))).toBe(true);
+
+      const run = await runHook(home, recall!, payload, env());
+      expect(run.code).toBe(0);
+      const output = JSON.parse(run.stdout) as { hookSpecificOutput?: { hookEventName: string; additionalContext: string } };
+      expect(Object.keys(output)).toEqual(['hookSpecificOutput']);
+      expect(output.hookSpecificOutput).toEqual({ hookEventName: 'UserPromptSubmit', additionalContext: expect.stringContaining(`[${flags}] Storefront feature flags`) });
+    });
+
+    it('Copilot CLI’s userPromptSubmitted hook in ~/.copilot/hooks records the prompt', async () => {
+      const entries = json(join(home, '.copilot/hooks/memory-bank.json')).hooks.userPromptSubmitted as { bash: string }[];
+      const sessionId = newSessionId();
+      const run = await runHook(home, entries[0]!.bash, fixture('copilot', 'user-prompt-submitted', { sessionId, prompt }), env());
+      expect(run).toEqual({ code: 0, stdout: '' });
+      const events = await ledgerOf('copilot', sessionId);
+      expect(events.some((event) => event.event === 'userPromptSubmitted' && event.content.includes(prompt))).toBe(true);
+    });
+
+    it('Kilo’s plugin, loaded from where it was installed, records the prompt (the way OpenCode runs a plugin)', async () => {
+      const saved = { ...process.env };
+      Object.assign(process.env, { ...env(), MEMORY_BANK_SPOOL: join(home, 'kilo-spool') });
+      try {
+        const module = (await import(pathToFileURL(join(home, '.config/kilo/plugin/memory-bank.js')).href)) as {
+          MemoryBank: (input: { directory: string }) => Promise<Record<string, (...args: unknown[]) => Promise<void>>>;
+        };
+        const hooks = await module.MemoryBank({ directory: '/home/ana/shop' });
+        const sessionID = `ses_${newSessionId()}`;
+        await hooks['chat.message']!({ sessionID, messageID: 'msg_1' }, { message: { id: 'msg_1' }, parts: [{ type: 'text', text: prompt }] });
+        const events = await eventually('kilo', sessionID, (event) => event.event === 'chat.message');
+        expect(events.some((event) => event.event === 'chat.message' && event.content.includes(prompt))).toBe(true);
+      } finally {
+        for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
+          if (saved[name] === undefined) delete process.env[name];
+          else process.env[name] = saved[name];
+        }
+      }
+    });
+  });
 });
 
 describe('the installed recall hooks, the service down', () => {
@@ -429,6 +508,60 @@ describe('the installed recall hooks, the service down', () => {
       const run = await runHook(home, command, { session_id: 's', conversation_id: 'c', hook_event_name: 'BeforeAgent', prompt: 'x' }, { MEMORY_BANK_URL: 'http://127.0.0.1:9', MEMORY_BANK_API_KEY: KEY });
       expect(run).toEqual({ code: 0, stdout: '{}\n' });
       expect(performance.now() - started).toBeLessThan(1500);
+    }
+  });
+
+  it('Factory Droid’s and Copilot CLI’s, the service down or hung: Factory’s recall answers {} within 1.5 s, the forwarders print nothing and keep the event', async () => {
+    const sockets: Socket[] = [];
+    const hung = createTcpServer((socket) => sockets.push(socket)); // accepts, never answers
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const services = { down: 'http://127.0.0.1:9', hung: `http://127.0.0.1:${(hung.address() as AddressInfo).port}` };
+      // Each forwarder in a HOME of its own: a second one there would queue behind the first's spooled event.
+      const runIn = async (harness: string, url: string, hooks: (home: string) => [command: string, payload: Record<string, unknown>][]) => {
+        const home = freshHome();
+        install(home, harness);
+        const runs = await Promise.all(
+          hooks(home).map(async ([command, payload]) => {
+            const started = performance.now();
+            const run = await runHook(home, command, payload, { MEMORY_BANK_URL: url, MEMORY_BANK_API_KEY: KEY });
+            return { ...run, ms: performance.now() - started };
+          }),
+        );
+        const spooled = readdirSync(join(home, '.memory-bank/spool')).filter((name) => name.endsWith(`.${harness}.json`));
+        return { runs, spooled };
+      };
+      await Promise.all(
+        Object.entries(services).map(async ([state, url]) => {
+          let copilotTimeout = 0;
+          const [factory, copilot] = await Promise.all([
+            runIn('factory', url, (home) => {
+              const [forward, recall] = commandsOf(json(join(home, '.factory/hooks.json')).hooks.SessionStart);
+              return [
+                [recall!, fixture('factory', 'session-start')],
+                [forward!, fixture('factory', 'session-start')],
+              ];
+            }),
+            runIn('copilot', url, (home) => {
+              const entry = (json(join(home, '.copilot/hooks/memory-bank.json')).hooks.sessionStart as { bash: string; timeoutSec: number }[])[0]!;
+              copilotTimeout = entry.timeoutSec * 1000;
+              return [[entry.bash, fixture('copilot', 'session-start')]];
+            }),
+          ]);
+          const [factoryRecall, factoryForward] = factory.runs;
+          expect({ code: factoryRecall!.code, stdout: factoryRecall!.stdout }, state).toEqual({ code: 0, stdout: '{}\n' });
+          expect(factoryRecall!.ms, state).toBeLessThan(1500);
+          for (const run of [factoryForward!, copilot.runs[0]!]) {
+            expect({ code: run.code, stdout: run.stdout }, state).toEqual({ code: 0, stdout: '' });
+            // forward.sh gives up after ~3 s (1 s when nothing listens): within the 5 s the installer gives each hook.
+            expect(run.ms, state).toBeLessThan(state === 'down' ? 1500 : copilotTimeout);
+          }
+          expect([factory.spooled.length, copilot.spooled.length], state).toEqual([1, 1]); // kept for when the service is back
+        }),
+      );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
     }
   });
 });
