@@ -33,6 +33,17 @@ export function registerOAuthRoutes(app: ApiApp, oauth: OAuthServer) {
   const registrations = createMemoryBucketStore();
   const registrationLimit = { perSecond: REGISTRATIONS_PER_MINUTE / 60, burst: REGISTRATIONS_PER_MINUTE };
 
+  // The provider's Node handler, composed once (Koa composes its middleware on every callback()).
+  let composed: Promise<ReturnType<Awaited<ReturnType<OAuthServer['provider']>>['callback']>> | undefined;
+  const handler = () => {
+    const attempt = (composed ??= oauth.provider().then((provider) => provider.callback()));
+    // A provider that could not be built (the database down) is built again by the next request.
+    attempt.catch(() => {
+      if (composed === attempt) composed = undefined;
+    });
+    return attempt;
+  };
+
   async function handOff(c: Context<AppEnv>, path: string): Promise<Response> {
     const { incoming, outgoing } = browserExchange(c);
     incoming.headers['x-forwarded-proto'] = issuer.protocol.slice(0, -1);
@@ -42,8 +53,7 @@ export function registerOAuthRoutes(app: ApiApp, oauth: OAuthServer) {
     if (path === '/auth' && c.req.method === 'GET' && !url.searchParams.has('scope')) url.searchParams.set('scope', AGENT_SCOPES.join(' '));
     const search = url.search;
     Object.assign(incoming, { originalUrl: `${OAUTH_PATH}${path}${search}`, url: `${path}${search}` });
-    const provider = await oauth.provider();
-    await provider.callback()(incoming, outgoing);
+    await (await handler())(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
   }
 
