@@ -844,22 +844,18 @@ export const HISTORY_LIMIT = 100;
  * memory that led to it, through `superseded_by`, as far as the scope sees them.
  */
 export async function memoryChainIds(ex: Executor, scope: OwnerScope, id: string, now: Date): Promise<{ head: string; ids: string[] }> {
+  // Up the chain, one row a step: the head is the last version the scope can see.
   let head = id;
-  const seen = new Set<string>([id]);
-  for (;;) {
+  const seen = new Set<string>();
+  for (let candidate: string | null = id; candidate !== null && !seen.has(candidate) && seen.size < HISTORY_LIMIT; ) {
     const [row] = await ex
       .select({ supersededBy: memory.supersededBy })
       .from(memory)
-      .where(and(eq(memory.id, head), visibleTo(scope), unexpired(now)));
-    const next = row?.supersededBy;
-    if (!next || seen.has(next) || seen.size >= HISTORY_LIMIT) break;
-    const [exists] = await ex
-      .select({ id: memory.id })
-      .from(memory)
-      .where(and(eq(memory.id, next), visibleTo(scope), unexpired(now)));
-    if (!exists) break;
-    head = next;
-    seen.add(next);
+      .where(and(eq(memory.id, candidate), visibleTo(scope), unexpired(now)));
+    if (!row) break;
+    head = candidate;
+    seen.add(candidate);
+    candidate = row.supersededBy;
   }
   const ids = [head];
   let frontier = [head];
