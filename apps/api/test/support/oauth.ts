@@ -91,12 +91,10 @@ export interface Authorized {
   state: string;
 }
 
-/**
- * One authorization-code flow as a person's browser runs it: the authorization request,
- * the console's consent (its API calls, made with the person's key and the browser's
- * cookies), and the way back to the client. No screen: the browser test drives the real one.
- */
-export async function authorize(options: AuthorizeOptions): Promise<Authorized> {
+/** An authorization request as an MCP client builds it: PKCE (S256), state, the agent scopes and the MCP resource unless told otherwise. */
+export function authorizationRequest(
+  options: Pick<AuthorizeOptions, 'baseUrl' | 'clientId' | 'redirectUri' | 'scope' | 'resource' | 'extra'>,
+): { url: string; verifier: string; state: string } {
   const { verifier, challenge } = pkce();
   const state = randomBytes(8).toString('hex');
   const query = new URLSearchParams({
@@ -110,7 +108,17 @@ export async function authorize(options: AuthorizeOptions): Promise<Authorized> 
     ...(options.resource !== null && { resource: options.resource ?? `${options.baseUrl}/mcp/oauth` }),
     ...options.extra,
   });
-  const callback = await answerAuthorizationRequest({ ...options, authorizationUrl: `${options.baseUrl}/oauth/auth?${query}` });
+  return { url: `${options.baseUrl}/oauth/auth?${query}`, verifier, state };
+}
+
+/**
+ * One authorization-code flow as a person's browser runs it: the authorization request,
+ * the console's consent (its API calls, made with the person's key and the browser's
+ * cookies), and the way back to the client. No screen: the browser test drives the real one.
+ */
+export async function authorize(options: AuthorizeOptions): Promise<Authorized> {
+  const { url, verifier, state } = authorizationRequest(options);
+  const callback = await answerAuthorizationRequest({ ...options, authorizationUrl: url });
   return { callback, verifier, state };
 }
 

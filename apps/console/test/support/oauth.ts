@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { authorize, pkce, registerClient, startCallbackServer, tokenRequest } from '../../../api/test/support/oauth';
+import { authorizationRequest as buildAuthorizationRequest, authorize, registerClient, startCallbackServer, tokenRequest } from '../../../api/test/support/oauth';
 
 /**
  * An OAuth client of the server's authorization server, as an MCP client such as Claude is:
@@ -50,19 +49,7 @@ export interface AuthorizationRequest {
 
 /** An authorization request with PKCE (S256) for the MCP resource, as an MCP client sends it. */
 export function authorizationRequest(serverUrl: string, app: TestApp, scope = 'memory:read memory:write'): AuthorizationRequest {
-  const { verifier, challenge } = pkce();
-  const state = randomBytes(8).toString('base64url');
-  const query = new URLSearchParams({
-    response_type: 'code',
-    client_id: app.clientId,
-    redirect_uri: app.redirectUri,
-    code_challenge: challenge,
-    code_challenge_method: 'S256',
-    scope,
-    state,
-    resource: `${serverUrl}/mcp/oauth`,
-  });
-  return { url: `${serverUrl}/oauth/auth?${query}`, verifier, state };
+  return buildAuthorizationRequest({ baseUrl: serverUrl, clientId: app.clientId, redirectUri: app.redirectUri, scope });
 }
 
 /** Trades an authorization code for tokens (a public client: the verifier proves it). */
