@@ -314,7 +314,10 @@ describe('revocation', () => {
     const tokens = await connect(member);
     const [grant] = bodyOf(await member.api.get('/v1/oauth/grants'), 200).grants;
     expect(grant).toMatchObject({ client_id: clientId, client_name: 'Test agent', scopes: ['memory:read', 'memory:write'], user_id: member.userId });
-    await within(2000, async () => bodyOf(await member.api.get('/v1/oauth/grants'), 200).grants[0]?.last_used_at !== null || (await mcp('/mcp/oauth', tokens.access, 'tools/list')).status !== 200);
+    // A use of the token is recorded on the grant (in the background).
+    expect(grant!.last_used_at).toBeNull();
+    expect((await mcp('/mcp/oauth', tokens.access, 'tools/list')).status).toBe(200);
+    await within(2000, async () => bodyOf(await member.api.get('/v1/oauth/grants'), 200).grants[0]?.last_used_at !== null);
     // Another member cannot see or revoke it; the same 404 as a missing grant.
     const other = await tenant.addMember('member');
     expect(bodyOf(await other.api.get('/v1/oauth/grants'), 200).grants).toEqual([]);
