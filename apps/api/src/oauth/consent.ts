@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { findOrg, findUser, inTransaction, listOAuthGrants, nameOAuthGrantClient, type ApiKeyScope, type Database, type Role } from '@memory-bank/db';
+import { findOrg, findUser, listOAuthGrants, type ApiKeyScope, type Database, type Role } from '@memory-bank/db';
 import { keepOAuthClient } from '@memory-bank/db/system';
 import type Provider from 'oidc-provider';
 import type { Principal } from '../auth/principal';
-import type { Clock } from '../clock';
 import { AppError } from '../errors';
-import { actorOf, recordAudit } from '../services/audit';
+import type { OAuthGrantService } from '../services/oauth-grants';
 import { recordRef } from './adapter';
 import { AGENT_SCOPES, GRANTABLE_SCOPES, SCOPE_DESCRIPTIONS, type OAuthUrls } from './settings';
 
@@ -26,9 +25,10 @@ export interface ConsentRequest {
 
 export interface ConsentDeps {
   db: Database;
-  clock: Clock;
   urls: OAuthUrls;
   provider: () => Promise<Provider>;
+  /** Records each grant given (its client's name, the audit trail). */
+  grants: OAuthGrantService;
 }
 
 const expired = () => new AppError('not_found', 'This sign-in request has expired or was started in another browser; start again from the app');
@@ -41,7 +41,7 @@ const grantable = (scope: string): scope is ApiKeyScope => (GRANTABLE_SCOPES as 
  * client. The interaction is the one the browser's cookie names, so a link to someone
  * else's authorization request cannot be approved by another person's browser.
  */
-export function createConsent({ db, clock, urls, provider }: ConsentDeps) {
+export function createConsent({ db, urls, provider, grants }: ConsentDeps) {
   async function interactionOf(browser: BrowserExchange, uid: string) {
     const oidc = await provider();
     let interaction;
@@ -127,11 +127,8 @@ export function createConsent({ db, clock, urls, provider }: ConsentDeps) {
       const oidcScopes = String(interaction.params.scope ?? '').split(' ').filter((scope) => scope === 'openid' || scope === 'offline_access');
       if (oidcScopes.length > 0) grant.addOIDCScope(oidcScopes.join(' '));
       const grantId = await grant.save();
-      await inTransaction(db, async (tx) => {
-        await nameOAuthGrantClient(tx, principal.scope, grantId, client.clientName ?? null);
-        await keepOAuthClient(tx, recordRef('Client', client.clientId));
-        await recordAudit(tx, clock, principal.scope, actorOf(principal), { action: 'oauth.grant', targetType: 'oauth_grant', targetId: grantId, counts: { scopes: scopes.length } });
-      });
+      await keepOAuthClient(db, recordRef('Client', client.clientId));
+      await grants.recordGranted(principal, { id: grantId, clientName: client.clientName ?? null, scopes: scopes.length });
       return oidc.interactionResult(browser.incoming, browser.outgoing, { login: { accountId }, consent: { grantId } });
     },
   };

@@ -59,5 +59,5 @@ export function createOAuthServer({ db, config, clock, logger, grants }: OAuthDe
     return building;
   };
   const tokens = createTokenAuthentication({ db, clock, logger, provider, resource: urls.resource, cacheMs: config.API_KEY_CACHE_MS });
-  return { urls, provider, tokens, tokenCache: tokens.cache, consent: createConsent({ db, clock, urls, provider }) };
+  return { urls, provider, tokens, tokenCache: tokens.cache, consent: createConsent({ db, urls, provider, grants }) };
 }

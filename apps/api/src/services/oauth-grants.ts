@@ -1,4 +1,4 @@
-import { deleteOAuthGrants, findOAuthGrant, findUser, inTransaction, listOAuthGrants, type OAuthGrantRecord, type OrgScope } from '@memory-bank/db';
+import { deleteOAuthGrants, findOAuthGrant, findUser, inTransaction, listOAuthGrants, nameOAuthGrantClient, type OAuthGrantRecord, type OrgScope } from '@memory-bank/db';
 import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
 import { notFound } from '../errors';
 import { actorOf, recordAudit, type AuditActor } from './audit';
@@ -67,6 +67,14 @@ export function createOAuthGrantService({ db, clock, credentials }: Pick<Service
         await recordAudit(tx, clock, org, actorOf(principal), { action: 'oauth.revoke', targetType: 'oauth_grant', targetId: grant.id });
       });
       await credentials.changed(org.orgId);
+    },
+
+    /** Records a grant a person just gave (consent): the client's name as they saw it, audited as `oauth.grant`. */
+    async recordGranted(principal: Principal, grant: { id: string; clientName: string | null; scopes: number }): Promise<void> {
+      await inTransaction(db, async (tx) => {
+        await nameOAuthGrantClient(tx, principal.scope, grant.id, grant.clientName);
+        await recordAudit(tx, clock, principal.scope, actorOf(principal), { action: 'oauth.grant', targetType: 'oauth_grant', targetId: grant.id, counts: { scopes: grant.scopes } });
+      });
     },
 
     /** Records a revocation the authorization server made itself (RFC 7009, a reused refresh token). */
