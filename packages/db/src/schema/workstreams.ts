@@ -31,6 +31,9 @@ export interface EventMetadata {
   cwd?: string;
 }
 
+/** The longest project key stored; a longer one is stored as its SHA-256 (projectKey()). */
+export const PROJECT_KEY_MAX = 512;
+
 /** One harness session of one user. */
 export const workstreams = mysqlTable(
   'workstreams',
@@ -42,6 +45,13 @@ export const workstreams = mysqlTable(
     /** utf8mb4_bin (drizzle/0008): session ids compare byte for byte. See sessionKey(). */
     nativeSessionId: varchar('native_session_id', { length: 255 }).notNull(),
     cwd: varchar('cwd', { length: 1024 }),
+    /**
+     * What groups sessions into one project for recall's "last time in this project": the
+     * client's project key (the normalised git remote, else the repository root, else the
+     * working directory; docs/hooks.md "Project identity"), else the normalised cwd. Only
+     * a grouping key inside the owner's own rows, never an authority.
+     */
+    project: varchar('project', { length: PROJECT_KEY_MAX }),
     transcriptPath: varchar('transcript_path', { length: 1024 }),
     model: varchar('model', { length: 128 }),
     createdAt: timestamp('created_at').notNull(),
@@ -61,6 +71,8 @@ export const workstreams = mysqlTable(
   (t) => [
     uniqueIndex('workstreams_native').on(t.orgId, t.userId, t.harness, t.nativeSessionId),
     index('workstreams_owner_activity').on(t.orgId, t.userId, t.lastEventAt, t.id),
+    // The owner's sessions of one project, newest first (recall's "last time in this project").
+    index('workstreams_owner_project').on(t.orgId, t.userId, t.project, t.lastEventAt, t.id),
     index('workstreams_pending').on(t.pendingSince),
   ],
 );
