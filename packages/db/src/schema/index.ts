@@ -7,3 +7,4 @@ export * from './idempotency';
 export * from './memory-search';
 export * from './oauth';
 export * from './maintenance';
+export * from './memory-vectors';
