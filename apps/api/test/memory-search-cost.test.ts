@@ -49,8 +49,8 @@ describe('the cost of a search of a large owner', () => {
   it('stays bounded for words most memories hold, and still finds and ranks them', async () => {
     expect(MEMORIES * 0.5).toBeGreaterThan(Math.max(COMMON_WORD.minDocs, MEMORIES * COMMON_WORD.share));
     expect(MEMORIES).toBeGreaterThan(4 * RECENT_WINDOW);
-    let results: Awaited<ReturnType<typeof searchMemories>> = [];
-    const read = await rowsRead(probe, async () => (results = await searchMemories(probe.db, owner, { query: 'deploy rollback', limit: 10 })));
+    let results: Awaited<ReturnType<typeof searchMemories>>['results'] = [];
+    const read = await rowsRead(probe, async () => (results = (await searchMemories(probe.db, owner, { query: 'deploy rollback', limit: 10 })).results));
     expect(results).toHaveLength(10);
     expect(results.every((memory) => /rollback/.test(memory.content))).toBe(true);
     // The newest first among equals: the window is the owner's newest memories.
@@ -60,8 +60,8 @@ describe('the cost of a search of a large owner', () => {
   });
 
   it('looks up the rare words of a query and ranks the common ones with them', async () => {
-    let results: Awaited<ReturnType<typeof searchMemories>> = [];
-    const read = await rowsRead(probe, async () => (results = await searchMemories(probe.db, owner, { query: 'pgbouncer deploy', limit: 20 })));
+    let results: Awaited<ReturnType<typeof searchMemories>>['results'] = [];
+    const read = await rowsRead(probe, async () => (results = (await searchMemories(probe.db, owner, { query: 'pgbouncer deploy', limit: 20 })).results));
     const withRareWord = results.filter((memory) => /pgbouncer/.test(memory.content));
     expect(withRareWord).toHaveLength(MEMORIES / 1000);
     expect(withRareWord.map((memory) => memory.content)).toContain('Deploy note 7: all checks green, pgbouncer restarted first');

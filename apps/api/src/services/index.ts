@@ -9,7 +9,7 @@ import { createAuthentication, type KeyCache } from './authentication';
 import type { ServiceDeps } from './deps';
 import { createHookIngestService } from './hooks';
 import { createMembersService } from './members';
-import { createMemoryService } from './memory';
+import { createMemoryService, type MeaningSearch } from './memory';
 import { createMemoryRedaction } from './memory-redaction';
 import { createMemoryTransferService } from './memory-transfer';
 import { createMemoryUseService } from './memory-use';
@@ -19,6 +19,7 @@ import { createOrgService } from './orgs';
 import { createRecallService } from './recall';
 import { createSystemService } from './system';
 import { createWorkstreamService } from './workstreams';
+import { loadSpellingDictionary } from '../spelling';
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -30,9 +31,9 @@ export interface ArchiveDeps {
   onHookEventsRecorded?: (recorded: HookEventsRecorded) => void;
 }
 
-export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: KeyCache, oidc: Authenticator | null = null) {
+export function createServices(deps: ServiceDeps, archive: ArchiveDeps, keys: KeyCache, oidc: Authenticator | null = null, meaning: MeaningSearch | null = null) {
   const apiKeys = createApiKeyService(deps);
-  const memory = createMemoryService(deps, createMemoryRedaction(archive.sanitizer));
+  const memory = createMemoryService(deps, createMemoryRedaction(archive.sanitizer), { spelling: loadSpellingDictionary, meaning });
   const memoryUse = createMemoryUseService(deps);
   const members = createMembersService(deps, apiKeys, archive.archiver);
   const hooks = createHookIngestService({

@@ -33,8 +33,11 @@ import {
   type MemoryRecord,
   type MemorySource,
   type NewMemory,
+  type MemorySearch,
   type OrgScope,
-  type ScoredMemoryRecord,
+  type OwnerScope,
+  type SemanticHit,
+  type SpellingDictionary,
 } from '@memory-bank/db';
 import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
 import { AppError, notFound } from '../errors';
@@ -151,7 +154,33 @@ export function normaliseTags(tags: string[] | undefined): string[] {
   return [...new Set((tags ?? []).map((tag) => tag.trim()))];
 }
 
-export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedaction) {
+export interface MemorySearchOptions {
+  query: string;
+  limit: number;
+  tag?: string;
+  source?: MemorySource;
+  scope?: ScopeFilter;
+  includeSuperseded?: boolean;
+  sort?: 'relevance' | 'recent';
+  /** `lexical`: words only, for this search (default `hybrid`: words and meaning). */
+  mode?: 'hybrid' | 'lexical';
+}
+
+/** What search uses beside the database: a dictionary for typo correction, and the meaning search when there is one. */
+export interface SearchAids {
+  spelling: () => Promise<SpellingDictionary>;
+  meaning: MeaningSearch | null;
+}
+
+/** The owners' memories nearest to a query by meaning (embeddings); null when that is off for the query. */
+export interface MeaningSearch {
+  nearest(scope: OwnerScope, filter: ScopeFilter, query: string, k: number): Promise<SemanticHit[] | null>;
+}
+
+/** Memories the meaning search proposes per query, re-read and fused with the lexical candidates. */
+const SEMANTIC_CANDIDATES = 32;
+
+export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedaction, search: SearchAids) {
   const { db, clock, config } = deps;
   const idempotency = createIdempotencyService(deps);
 
@@ -295,7 +324,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       .sort((a, b) => a.i - b.i)
       .map(({ word }) => word)
       .join(' ');
-    const results = await searchMemories(db, principal.scope, {
+    const { results } = await searchMemories(db, principal.scope, {
       query,
       limit: MEMORY_LIMITS.similarCount + 1,
       now: clock.now(),
@@ -418,11 +447,23 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       return { memories: page.memories, nextCursor: page.lastId === null ? null : beforeIdCursor.encode(page.lastId) };
     },
 
-    search(
-      principal: Principal,
-      options: { query: string; limit: number; tag?: string; source?: MemorySource; scope?: ScopeFilter; includeSuperseded?: boolean; sort?: 'relevance' | 'recent' },
-    ): Promise<ScoredMemoryRecord[]> {
-      return searchMemories(db, principal.scope, { ...options, now: clock.now(), tag: options.tag?.trim(), filter: options.scope ?? 'all' });
+    /**
+     * Memories by their words (misspelt ones corrected from the owners' own words) fused with
+     * memories by meaning, unless `mode` is `lexical` or the meaning search is off for this
+     * query (semantic.nearest answers null: no provider, a language it does not serve, an
+     * outage).
+     */
+    async search(principal: Principal, options: MemorySearchOptions): Promise<MemorySearch> {
+      const filter = options.scope ?? 'all';
+      const semantic = options.mode === 'lexical' || !search.meaning ? null : search.meaning.nearest(principal.scope, filter, options.query, SEMANTIC_CANDIDATES);
+      return searchMemories(db, principal.scope, {
+        ...options,
+        now: clock.now(),
+        tag: options.tag?.trim(),
+        filter,
+        spelling: await search.spelling(),
+        semantic,
+      });
     },
 
     /** Content, tags, expiry and/or pin. An org-shared memory can be changed by admins and owners only. */

@@ -89,7 +89,7 @@ export function createRecallService(
     const budgetChars = Math.min(request.maxChars ?? Number.POSITIVE_INFINITY, principal.recallBudgetChars ?? RECALL_LIMITS.defaultBudgetChars);
     // The search reads the whole pool the ranking reorders, not only the best few by
     // relevance (docs/hooks.md#recall-ranking-and-pins).
-    const search = (query: string) => (query.trim() === '' ? Promise.resolve([]) : memory.search(principal, { query, limit: RECALL_LIMITS.searchLimit }));
+    const search = async (query: string) => (query.trim() === '' ? [] : (await memory.search(principal, { query, limit: RECALL_LIMITS.searchLimit })).results);
     const now = clock.now();
     const sessionStart = request.trigger === 'session_start';
     const mayOpen = sessionStart || request.opensSession === true;

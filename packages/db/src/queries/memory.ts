@@ -20,7 +20,10 @@ import { contentKeyOf } from '../content-key';
 import { booleanAgainst, holdsToken, parseSearchQuery, termTokens } from '../search/query';
 import { commonWords, mostDistinctive } from '../search/selectivity';
 import { highlightsOf, rankCandidates, statsTermsOf, type SearchMatch } from '../search/rank';
-import { applyStatsDelta, deleteOwnerStats, ownersStatsColumn, ownersStatsFrom, statsDeltaOf, statsTermsFor, type OwnerStatsDelta } from '../search/stats';
+import { applyStatsDelta, deleteOwnerStats, ownersStatsColumn, ownersStatsFrom, ownersVocabulary, statsDeltaOf, statsTermsFor, type OwnerStatsDelta } from '../search/stats';
+import { chooseCorrections, correctableWords, correctedQueryText, correctionsOf, vocabularyRanges, withCorrections } from '../search/corrections';
+import type { SpellingDictionary } from '../search/spelling';
+import { fuseRankings, type SemanticHit } from '../search/fusion';
 
 /**
  * A timestamp as the API answers it: ISO 8601 in UTC with milliseconds
@@ -64,9 +67,18 @@ export interface MemoryRecord {
 }
 
 export interface ScoredMemoryRecord extends MemoryRecord {
-  /** 0–1, see search/rank.ts. */
+  /** 0–1, see search/rank.ts and search/fusion.ts. */
   score: number;
-  match: SearchMatch;
+  match: SearchMatch & {
+    /** Found by meaning (the semantic ranking placed it), not by its words alone. */
+    semantic: boolean;
+  };
+}
+
+/** What a search found, and the query as it was also searched when some of its words were corrected. */
+export interface MemorySearch {
+  results: ScoredMemoryRecord[];
+  correctedQuery: string | null;
 }
 
 export interface NewMemory {
@@ -512,10 +524,22 @@ export async function searchMemories(
     candidates?: number;
     /** Read the results' contexts and highlights (default true); `false` when only ids, text and scores are wanted. */
     whole?: boolean;
+    /** Words this dictionary does not know, and no owner's memory holds, are corrected (search/corrections.ts); none without it. */
+    spelling?: SpellingDictionary;
+    /**
+     * The owners' memories nearest to the query by meaning (search/fusion.ts), computed
+     * beside the lexical statements; null or absent: lexical only. Ids are re-read here
+     * under the same scope and filters, so stale or foreign ids are harmless.
+     */
+    semantic?: Promise<readonly SemanticHit[] | null> | readonly SemanticHit[] | null;
   },
-): Promise<ScoredMemoryRecord[]> {
+): Promise<MemorySearch> {
   const asked = parseSearchQuery(options.query);
-  if (asked.words.length === 0) return [];
+  const none: MemorySearch = { results: [], correctedQuery: null };
+  if (asked.words.length === 0) {
+    await options.semantic;
+    return none;
+  }
   const filter = options.filter ?? 'all';
   const superseded = options.includeSuperseded ?? false;
   const owners = visibleOwners(scope, filter);
@@ -545,8 +569,15 @@ export async function searchMemories(
       .from(orgs)
       .where(eq(orgs.id, OWNER.orgId)),
   ).execute({ ...params, ...statsTerms.params });
-  const stats = ownersStatsFrom(statsRow?.stats ?? null, statsTerms);
-  const parsed = options.distinctiveWords === undefined ? asked : mostDistinctive(asked, stats, options.distinctiveWords);
+  let stats = ownersStatsFrom(statsRow?.stats ?? null, statsTerms);
+  let parsed = options.distinctiveWords === undefined ? asked : mostDistinctive(asked, stats, options.distinctiveWords);
+  const misspelt = options.spelling ? correctableWords(parsed, stats, options.spelling) : [];
+  if (misspelt.length > 0) {
+    const ownerIds = owners.map((owner) => (owner.which === 'user' ? scope.userId : scope.orgId));
+    const vocabulary = await ownersVocabulary(ex, scope.orgId, ownerIds, vocabularyRanges(misspelt));
+    ({ query: parsed, stats } = withCorrections(parsed, stats, chooseCorrections(misspelt, vocabulary)));
+  }
+  const correctedQuery = correctedQueryText(options.query, correctionsOf(parsed));
   const common = commonWords(parsed, stats);
 
   const candidates = new Map<string, MemoryColumns & { searchTerms: string }>();
@@ -585,9 +616,24 @@ export async function searchMemories(
       for (const row of holding) if (!candidates.has(row.id)) candidates.set(row.id, row);
     }
   }
-  if (candidates.size === 0) return [];
+  const semantic = (await options.semantic) ?? null;
+  if (semantic !== null) {
+    const unread = semantic.map((hit) => hit.memoryId).filter((id) => !candidates.has(id));
+    for (let offset = 0; offset < unread.length; offset += MAX_ID_BATCH) {
+      const ids = padded(unread.slice(offset, offset + MAX_ID_BATCH), ID_BATCH_SIZES);
+      const byIds = preparedOn(ex, `searchByIds:${filter}:${tagged}:${sourced}:${superseded}:${ids.length}`, (on) =>
+        on
+          .select({ ...memoryColumns, searchTerms: memory.searchTerms })
+          .from(memory)
+          .where(and(inArray(memory.id, ids.map((_, i) => sql.placeholder(`m${i}`))), narrowed(filter))),
+      );
+      for (const row of await byIds.execute({ ...params, ...Object.fromEntries(ids.map((id, i) => [`m${i}`, id])) })) candidates.set(row.id, row);
+    }
+  }
+  if (candidates.size === 0) return { results: [], correctedQuery };
   const recent = options.sort === 'recent';
-  let ranked = rankCandidates([...candidates.values()], parsed, stats, recent ? candidates.size : options.limit);
+  const lexical = rankCandidates([...candidates.values()], parsed, stats, candidates.size);
+  let ranked = fuseRankings(lexical, semantic, candidates, recent ? candidates.size : options.limit);
   // Ids are ULIDs and updated_at is text of one format: both sort as strings.
   if (recent) ranked = ranked.sort((a, b) => (b.row.updatedAt === a.row.updatedAt ? (b.row.id > a.row.id ? 1 : -1) : b.row.updatedAt > a.row.updatedAt ? 1 : -1)).slice(0, options.limit);
   const whole = options.whole ?? true;
@@ -598,10 +644,17 @@ export async function searchMemories(
         ranked.map((result) => result.row),
       )
     : new Map<string, MemoryContextRecord[]>();
-  return ranked.map(({ row, score, match, matched }) =>
-    Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, highlights: whole ? highlightsOf(row.content, matched) : [] } }),
-  );
+  return {
+    results: ranked.map(({ row, score, match, matched, corrected, semantic: bySemantic }) =>
+      Object.assign(memoryRecordOf(row, contexts.get(row.id) ?? []), { score, match: { ...match, semantic: bySemantic, highlights: whole ? highlightsOf(row.content, matched, corrected) : [] } }),
+    ),
+    correctedQuery,
+  };
 }
+
+/** Statement shapes for reading the semantic ranking's memories by id: ids are padded up to one of these counts. */
+const ID_BATCH_SIZES = [8, 32, 64];
+const MAX_ID_BATCH = ID_BATCH_SIZES.at(-1)!;
 
 /**
  * Locks a memory the scope may see, for a change in the same transaction; null when it

@@ -25,6 +25,14 @@ export interface QueryWord {
   parts: string[];
   /** Also matched as the beginning of longer words. */
   prefix: boolean;
+  /** The owners' words it is also searched as, when it is a typo of theirs (corrections.ts). */
+  corrections?: readonly CorrectedWord[];
+}
+
+/** A correction of a query word: an owner's word and its stems. */
+export interface CorrectedWord {
+  text: string;
+  stems: readonly string[];
 }
 
 export interface QueryPhrase {
@@ -148,6 +156,10 @@ export function booleanAgainst(owners: readonly SearchTag[], query: SearchQuery,
       for (const s of w.stems) tokens.push(`${stem}${s}`);
       for (const p of w.parts) tokens.push(`${word}${p}`, `${part}${p}`);
       if (w.prefix) tokens.push(`<${word}${w.text}*`, `<${part}${w.text}*`);
+      for (const c of w.corrections ?? []) {
+        tokens.push(`${word}${c.text}`);
+        for (const s of c.stems) tokens.push(`${stem}${s}`);
+      }
     }
     for (const phrase of query.phrases) if (phrase.words.some((w) => !leaveOut.has(w))) tokens.push(`"${phrase.words.map((w) => word + w).join(' ')}"`);
   }
@@ -156,11 +168,12 @@ export function booleanAgainst(owners: readonly SearchTag[], query: SearchQuery,
 
 /**
  * The search_terms tokens (memory-terms.ts) that show a row of `owner` holds one of
- * `words`: their stems, which every form of a word holds, or the word as written when it
- * has none.
+ * `words` (or of their corrections): their stems, which every form of a word holds, or the
+ * word as written when it has none.
  */
 export function termTokens(owner: SearchTag, words: readonly QueryWord[]): string[] {
-  return [...new Set(words.flatMap((w) => (w.stems.length > 0 ? w.stems.map((stem) => familyTag('s', owner) + stem) : [familyTag('w', owner) + w.text])))];
+  const tokensOf = (w: { text: string; stems: readonly string[] }) => (w.stems.length > 0 ? w.stems.map((stem) => familyTag('s', owner) + stem) : [familyTag('w', owner) + w.text]);
+  return [...new Set(words.flatMap((w) => [...tokensOf(w), ...(w.corrections ?? []).flatMap(tokensOf)]))];
 }
 
 /** Whether a search_terms value (space-separated tokens) holds `token` whole. */

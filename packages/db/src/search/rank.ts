@@ -2,7 +2,7 @@ import { analyseText, asciiWordAt, forEachAsciiWord, isAscii, mayAsciiRunSplit, 
 import { familyTag } from './memory-terms';
 import { searchTag } from './terms';
 import { evidentLanguage, evidentLanguageOfAscii, stemOf, type StemLanguage } from './language';
-import { MAX_QUERY_WORDS, type QueryWord, type SearchQuery } from './query';
+import { MAX_QUERY_WORDS, type CorrectedWord, type QueryWord, type SearchQuery } from './query';
 import { foldTerm, type OwnersStats } from './stats';
 
 /**
@@ -10,12 +10,13 @@ import { foldTerm, type OwnersStats } from './stats';
  * word scores by the best way it matches a memory — the word itself, its stem, as a
  * part of an identifier, or as the beginning of a longer word — weighted in that order;
  * a phrase found as written adds a bonus (quoted phrases enough to outrank any
- * bag-of-words match of the same words).
+ * bag-of-words match of the same words). A misspelt word's corrections (corrections.ts)
+ * match below its stem.
  */
 
-export type MatchKind = 'exact' | 'stem' | 'part' | 'prefix';
+export type MatchKind = 'exact' | 'stem' | 'correction' | 'part' | 'prefix';
 /** How much each way of matching counts, relative to the word itself. */
-export const MATCH_WEIGHTS: Record<MatchKind, number> = { exact: 1, stem: 0.7, part: 0.5, prefix: 0.35 };
+export const MATCH_WEIGHTS: Record<MatchKind, number> = { exact: 1, stem: 0.7, correction: 0.6, part: 0.5, prefix: 0.35 };
 /** BM25 term-frequency saturation and length normalisation (the usual values). */
 const K1 = 1.2;
 const B = 0.75;
@@ -33,6 +34,8 @@ export interface Highlight {
 export interface SearchMatch {
   /** The query words the memory matched, as normalised. */
   terms: string[];
+  /** Query words it matched only as their corrections (corrections.ts). */
+  corrections: { from: string; to: string }[];
   /** Quoted or written-together query phrases found in the memory as written. */
   phrases: string[];
   highlights: Highlight[];
@@ -42,8 +45,9 @@ export interface Ranked<T> {
   row: T;
   /** 0–1: the share of the best conceivable match for this query (every word, exactly, and every phrase). */
   score: number;
-  /** The query words it matched (for highlightsOf). */
+  /** The query words it matched, and the corrections it matched them by (for highlightsOf). */
   matched: QueryWord[];
+  corrected: CorrectedWord[];
   match: Omit<SearchMatch, 'highlights'>;
 }
 
@@ -56,10 +60,13 @@ const P_CODE = familyTag('p', '').charCodeAt(0);
 /** Most highlights returned per memory. */
 const MAX_HIGHLIGHTS = 64;
 
-/** How many of the owners' memories a query word can match: its broadest way (its stem's documents include its own). */
+/**
+ * How many of the owners' memories a query word can match: its broadest way (its stem's
+ * documents include its own), or its corrections' when it has them.
+ */
 export function wordDocs(word: QueryWord, stats: OwnersStats): number {
   const docs = (term: string) => stats.termDocs.get(term) ?? 0;
-  return Math.max(docs(`w${word.text}`), docs(`p${word.text}`), ...word.stems.map((stem) => docs(`s${stem}`)));
+  return Math.max(docs(`w${word.text}`), docs(`p${word.text}`), ...word.stems.map((stem) => docs(`s${stem}`)), ...(word.corrections ?? []).map((c) => docs(`w${c.text}`)));
 }
 
 /** The statistics terms a query needs: its words, stems and parts in their families. */
@@ -246,7 +253,11 @@ interface Scored<T> {
   matched: number;
   wordSet: number;
   phraseSet: number;
+  /** Query word → the correction it matched by, for words matched only so. */
+  corrected: Map<number, number> | undefined;
 }
+
+const NO_CORRECTION = { value: 0, which: -1 };
 
 /** BM25's saturated term frequency, for a document whose length normalisation is `norm`. */
 const saturate = (tf: number, norm: number) => (tf === 0 ? 0 : (tf * (K1 + 1)) / (tf + norm));
@@ -258,12 +269,18 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
   const averageLength = stats.tokens > 0 && stats.docs > 0 ? stats.tokens / stats.docs : 20;
   const idf = (df: number) => Math.log(1 + (docs - Math.min(df, docs) + 0.5) / (Math.min(df, docs) + 0.5));
   const termDf = (term: string) => stats.termDocs.get(term) ?? 0;
-  const base = query.words.map((w) => ({ word: w, folded: foldTerm(w.text), foldedStems: w.stems.map(foldTerm), foldedParts: w.parts.map(foldTerm) }));
+  const base = query.words.map((w) => ({
+    word: w,
+    folded: foldTerm(w.text),
+    foldedStems: w.stems.map(foldTerm),
+    foldedParts: w.parts.map(foldTerm),
+    corrections: (w.corrections ?? []).map((c) => ({ folded: foldTerm(c.text), foldedStems: c.stems.map(foldTerm) })),
+  }));
   const phraseWords = query.phrases.map((p) => p.words.map(foldTerm));
   const prefixWords = base.filter((w) => w.word.prefix).map((w) => w.folded);
   const lens: Lens = {
-    words: numbered([...base.flatMap((w) => [w.folded, ...w.foldedParts]), ...phraseWords.flat()]),
-    stems: numbered(base.flatMap((w) => w.foldedStems)),
+    words: numbered([...base.flatMap((w) => [w.folded, ...w.foldedParts, ...w.corrections.map((c) => c.folded)]), ...phraseWords.flat()]),
+    stems: numbered(base.flatMap((w) => [...w.foldedStems, ...w.corrections.flatMap((c) => c.foldedStems)])),
     parts: numbered(base.flatMap((w) => [w.folded, ...w.foldedParts])),
     prefixes: numbered(prefixWords),
     prefixWords,
@@ -294,6 +311,7 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
       partWords: w.foldedParts.map((part) => lens.words.index.get(part)!),
       partParts: w.foldedParts.map((part) => lens.parts.index.get(part)!),
       prefix,
+      corrections: w.corrections.map((c) => ({ word: lens.words.index.get(c.folded)!, stems: c.foldedStems.map((stem) => lens.stems.index.get(stem)!) })),
     };
   });
   const phraseIdf = (phrase: readonly string[]) => phrase.reduce((sum, word) => sum + idf(termDf(`w${word}`)), 0);
@@ -313,9 +331,24 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
     for (let i = 0; i < w.partWords.length; i++) sum += w.partsIdf[i]! * saturate(found.wordCounts[r * nWords + w.partWords[i]!]! + found.parts[r * nParts + w.partParts[i]!]!, norm);
     return sum / w.partWords.length;
   };
-  const hasStem = (w: (typeof words)[number], r: number) => {
-    for (const stem of w.stems) if (found.stems[r * nStems + stem] === 1) return true;
+  const hasStem = (stems: readonly number[], r: number) => {
+    for (const stem of stems) if (found.stems[r * nStems + stem] === 1) return true;
     return false;
+  };
+  // The best of a word's corrections found in a candidate (as written, else by its stem), and which.
+  const correctionOf = (w: (typeof words)[number], r: number, norm: number) => {
+    let best = 0;
+    let which = -1;
+    for (let i = 0; i < w.corrections.length; i++) {
+      const c = w.corrections[i]!;
+      const tf = found.wordCounts[r * nWords + c.word]!;
+      const value = tf > 0 ? saturate(tf, norm) : hasStem(c.stems, r) ? saturate(1, norm) * MATCH_WEIGHTS.stem : 0;
+      if (value > best) {
+        best = value;
+        which = i;
+      }
+    }
+    return { value: w.wordIdf * best * MATCH_WEIGHTS.correction, which };
   };
 
   // Which words and phrases a candidate matched are bit sets (a query has at most
@@ -327,19 +360,22 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
     let exactWords = 0;
     let matched = 0;
     let wordSet = 0;
+    let corrected: Map<number, number> | undefined;
     for (let i = 0; i < words.length; i++) {
       const w = words[i]!;
       // Each way of matching, weighted; the word's is the best (of equals, the word itself).
       const exact = w.wordIdf * saturate(found.wordCounts[r * nWords + w.exact]!, norm) * MATCH_WEIGHTS.exact;
-      const stem = (hasStem(w, r) ? w.wordIdf * saturate(1, norm) : 0) * MATCH_WEIGHTS.stem;
+      const stem = (hasStem(w.stems, r) ? w.wordIdf * saturate(1, norm) : 0) * MATCH_WEIGHTS.stem;
       const part = Math.max(found.parts[r * nParts + w.asPart] === 1 ? w.wordIdf * saturate(1, norm) : 0, partsScore(w, r, norm)) * MATCH_WEIGHTS.part;
       const prefix = w.wordIdf * saturate(w.prefix >= 0 ? found.prefixed[r * nPrefixes + w.prefix]! : 0, norm) * MATCH_WEIGHTS.prefix;
-      const best = Math.max(exact, stem, part, prefix);
+      const correction = w.corrections.length > 0 ? correctionOf(w, r, norm) : NO_CORRECTION;
+      const best = Math.max(exact, stem, part, prefix, correction.value);
       if (best > 0) {
         raw += best;
         matched++;
         wordSet |= 1 << i;
         if (exact === best) exactWords++;
+        else if (correction.value === best) (corrected ??= new Map()).set(i, correction.which);
       }
     }
     let phraseSet = 0;
@@ -349,19 +385,25 @@ export function rankCandidates<T extends { searchTerms: string; id: string }>(ro
         phraseSet |= 1 << i;
       }
     }
-    if (raw > 0) scored.push({ row: rows[r]!, raw, exactWords, matched, wordSet, phraseSet });
+    if (raw > 0) scored.push({ row: rows[r]!, raw, exactWords, matched, wordSet, phraseSet, corrected });
   }
   // Best score first; among equal scores the memory matching more words, then more of
   // them exactly, then the newest (ids grow with time).
   const rounded = (value: number) => Math.round(value * 1e9);
   scored.sort((a, b) => rounded(b.raw) - rounded(a.raw) || b.matched - a.matched || b.exactWords - a.exactWords || (a.row.id < b.row.id ? 1 : a.row.id > b.row.id ? -1 : 0));
   return scored.slice(0, limit).map((s) => {
-    const matched = query.words.filter((_, i) => (s.wordSet & (1 << i)) !== 0);
+    const matched = query.words.filter((_, i) => (s.wordSet & (1 << i)) !== 0 && !s.corrected?.has(i));
+    const corrections = [...(s.corrected ?? [])].map(([i, which]) => ({ word: query.words[i]!, correction: query.words[i]!.corrections![which]! }));
     return {
       row: s.row,
       score: ideal > 0 ? Math.min(1, Math.round((s.raw / ideal) * 1e4) / 1e4) : 0,
       matched,
-      match: { terms: matched.map((w) => w.text), phrases: query.phrases.filter((_, i) => (s.phraseSet & (1 << i)) !== 0).map((phrase) => phrase.words.join(' ')) },
+      corrected: corrections.map(({ correction }) => correction),
+      match: {
+        terms: query.words.filter((_, i) => (s.wordSet & (1 << i)) !== 0).map((w) => w.text),
+        corrections: corrections.map(({ word, correction }) => ({ from: word.text, to: correction.text })),
+        phrases: query.phrases.filter((_, i) => (s.phraseSet & (1 << i)) !== 0).map((phrase) => phrase.words.join(' ')),
+      },
     };
   });
 }
@@ -374,15 +416,25 @@ interface HighlightedWord {
   stemHeads: string[];
   parts: Set<string>;
   prefix: boolean;
+  /** A correction of a query word: its matches are highlighted as `correction`. */
+  corrected: boolean;
 }
 
-const highlightedWords = new WeakMap<QueryWord, HighlightedWord>();
+const highlightedWords = new WeakMap<QueryWord | CorrectedWord, HighlightedWord>();
 
-function highlightedWord(w: QueryWord): HighlightedWord {
+function highlightedWord(w: QueryWord | CorrectedWord): HighlightedWord {
   let known = highlightedWords.get(w);
   if (!known) {
     const stems = new Set(w.stems.map(foldTerm));
-    known = { folded: foldTerm(w.text), stems, stemHeads: [...stems].map((stem) => stem.slice(0, 2)), parts: new Set(w.parts.map(foldTerm)), prefix: w.prefix };
+    const corrected = !('prefix' in w);
+    known = {
+      folded: foldTerm(w.text),
+      stems,
+      stemHeads: [...stems].map((stem) => stem.slice(0, 2)),
+      parts: new Set(corrected ? [] : w.parts.map(foldTerm)),
+      prefix: !corrected && w.prefix,
+      corrected,
+    };
     highlightedWords.set(w, known);
   }
   return known;
@@ -426,12 +478,12 @@ class Highlighter {
   /** The best way a word matches any matched word: the word itself, else its stem, else as a prefix. */
   #kindOf(text: string, folded: string): MatchKind | null {
     const matched = this.#matched;
-    for (const w of matched) if (folded === w.folded) return 'exact';
+    for (const w of matched) if (folded === w.folded) return w.corrected ? 'correction' : 'exact';
     // Snowball only cuts endings: a word whose first letters no matched stem shares need not be stemmed.
     const stem = sharesStemHead(folded, matched) ? this.#stem(text) : null;
     if (stem !== null) {
       const foldedStem = foldTerm(stem);
-      for (const w of matched) if (w.stems.has(foldedStem)) return 'stem';
+      for (const w of matched) if (w.stems.has(foldedStem)) return w.corrected ? 'correction' : 'stem';
     }
     for (const w of matched) if (w.prefix && folded.startsWith(w.folded)) return 'prefix';
     return null;
@@ -476,9 +528,12 @@ function asciiHeads(matched: readonly HighlightedWord[]): Uint8Array {
 
 const lowerAscii = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code);
 
-/** Where the matched words are in the content (for the returned memories only: it runs the tokeniser and the stemmer). */
-export function highlightsOf(content: string, words: readonly QueryWord[]): Highlight[] {
-  const matched = words.map(highlightedWord);
+/**
+ * Where the matched words (and the corrections matched for misspelt ones) are in the
+ * content: for the returned memories only, as it runs the tokeniser and the stemmer.
+ */
+export function highlightsOf(content: string, words: readonly QueryWord[], corrected: readonly CorrectedWord[] = []): Highlight[] {
+  const matched = [...words, ...corrected].map(highlightedWord);
   const ascii = isAscii(content);
   // The memory's language (as its stems were indexed) only once a word needs stemming.
   let analysed: AnalysedWord[] | undefined;

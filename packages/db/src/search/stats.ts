@@ -160,3 +160,29 @@ export function ownersStatsFrom(text: string | null, asked: StatsTerms): OwnersS
 export function foldTerm(term: string): string {
   return isAscii(term) ? term : term.normalize('NFD').replace(/\p{M}/gu, '');
 }
+
+/** `_`, `%` and `\` are LIKE's own: a prefix holding one is escaped. */
+const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The owners' word terms (`w` + word, summed over the owners) that begin with each range's
+ * prefix and are of its lengths (characters): primary-key range reads of their statistics,
+ * what typo correction looks for a misspelt word's nearest words among (corrections.ts).
+ */
+export async function ownersVocabulary(
+  ex: Executor,
+  orgId: string,
+  ownerIds: readonly string[],
+  ranges: readonly { prefix: string; minChars: number; maxChars: number }[],
+): Promise<{ term: string; docs: number }[]> {
+  if (ranges.length === 0) return [];
+  const which = ranges.map(
+    (range) => sql`(${memoryTermStats.term} LIKE ${likePrefix(range.prefix)} AND CHAR_LENGTH(${memoryTermStats.term}) BETWEEN ${range.minChars} AND ${range.maxChars})`,
+  );
+  const rows = await ex
+    .select({ term: memoryTermStats.term, docs: sql<number | string>`SUM(${memoryTermStats.docs})` })
+    .from(memoryTermStats)
+    .where(and(eq(memoryTermStats.orgId, orgId), inArray(memoryTermStats.ownerId, [...ownerIds]), sql`(${sql.join(which, sql` OR `)})`))
+    .groupBy(memoryTermStats.term);
+  return rows.map((row) => ({ term: row.term, docs: Number(row.docs) }));
+}

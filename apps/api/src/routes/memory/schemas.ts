@@ -185,8 +185,9 @@ const SearchHighlight = z
   .object({
     start: z.number().int().openapi({ description: 'Offset in `content` where the match starts, in UTF-16 code units (JavaScript string indices).' }),
     end: z.number().int().openapi({ description: 'Offset just past the match (exclusive).' }),
-    kind: z.enum(['exact', 'stem', 'part', 'prefix']).openapi({
-      description: '`exact`: the word itself; `stem`: another form of it (rotate ~ rotating); `part`: part of an identifier (Invoice in createInvoice); `prefix`: a word it begins.',
+    kind: z.enum(['exact', 'stem', 'correction', 'part', 'prefix']).openapi({
+      description:
+        '`exact`: the word itself; `stem`: another form of it (rotate ~ rotating); `correction`: the word a misspelt query word was corrected to (see `match.corrections`); `part`: part of an identifier (Invoice in createInvoice); `prefix`: a word it begins.',
     }),
   })
   .openapi('SearchHighlight');
@@ -195,7 +196,11 @@ const SearchMatch = z
   .object({
     terms: z.array(z.string()).openapi({ description: 'The query words this memory matched, lower-cased and normalised.' }),
     phrases: z.array(z.string()).openapi({ description: 'Quoted phrases (and words written together, such as `v1.32.2`) found as written.' }),
-    highlights: z.array(SearchHighlight).openapi({ description: 'Where the matches are in `content`, in order (at most 64).' }),
+    corrections: z
+      .array(z.object({ from: z.string(), to: z.string() }))
+      .openapi({ description: 'Query words this memory matched only as a correction: `from` as you wrote it (normalised), `to` the word of yours it was corrected to.' }),
+    semantic: z.boolean().openapi({ description: 'true: found by meaning — it says what the query asks in other words; `highlights` only show words that matched.' }),
+    highlights: z.array(SearchHighlight).openapi({ description: 'Where the matching words are in `content`, in order (at most 64).' }),
   })
   .openapi('SearchMatch');
 
@@ -204,7 +209,7 @@ export const SearchResultSchema = z
     ...memoryFields,
     score: z.number().min(0).max(1).openapi({
       description:
-        'Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories. Results are ordered by it.',
+        'Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories — or, for a memory found by meaning, its closeness in meaning on the same scale (at most 0.9), whichever is higher. Results are ordered by it.',
     }),
     match: SearchMatch,
   })

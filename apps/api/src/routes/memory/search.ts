@@ -15,6 +15,9 @@ const SearchQuery = z.object({
   scope: ScopeFilterParam,
   include_superseded: IncludeSuperseded,
   sort: z.enum(['relevance', 'recent']).optional().openapi({ description: '`recent`: latest changed first; default `relevance`.' }),
+  mode: z.enum(['hybrid', 'lexical']).optional().openapi({
+    description: '`lexical`: by words only; default `hybrid`: by words and by meaning (memories that say the same thing in other words), in one ranking.',
+  }),
 });
 
 export const getMemorySearchRoute = authedRoute(['memory:read'], {
@@ -24,12 +27,21 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Finds memories about a topic: full-text search over your memories and your org\'s shared ones, re-ranked with BM25, best match first; each result says which words matched. Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
+    'Finds memories about a topic in your memories and your org\'s shared ones: by their words (full-text, BM25, misspelt words corrected from your own words) and by meaning (memories that say it in other words), in one ranking, best first; each result says which words matched or that it was found by meaning. Use it before answering anything that may depend on earlier work, with a few keywords or a short question; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
   request: { query: SearchQuery },
   responses: {
     200: {
       description: 'Matching memories, best first.',
-      content: { 'application/json': { schema: z.object({ results: z.array(SearchResultSchema) }) } },
+      content: {
+        'application/json': {
+          schema: z.object({
+            results: z.array(SearchResultSchema),
+            corrected_query: z.string().nullable().openapi({
+              description: 'The query as it was also searched when some of its words matched none of your memories and no dictionary but are a few letters from words of yours (`pgbouncr` → `pgbouncer`); null when nothing was corrected. Results that matched a word only so list it in `match.corrections`.',
+            }),
+          }),
+        },
+      },
     },
     ...problemResponses(400, 401, 403),
   },
@@ -37,10 +49,19 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
 
 export function registerGetMemorySearch(app: ApiApp) {
   app.openapi(getMemorySearchRoute, async (c) => {
-    const { q, limit, tag, source, scope, include_superseded, sort } = c.req.valid('query');
-    const results = await c.get('services').memory.search(c.get('principal'), { query: q, limit, tag, source, scope, sort, includeSuperseded: include_superseded === 'true' });
+    const { q, limit, tag, source, scope, include_superseded, sort, mode } = c.req.valid('query');
+    const { results, correctedQuery } = await c.get('services').memory.search(c.get('principal'), {
+      query: q,
+      limit,
+      tag,
+      source,
+      scope,
+      sort,
+      mode,
+      includeSuperseded: include_superseded === 'true',
+    });
     // Results an agent got over MCP: uses (recall prefers used memories).
     if (inProcess(c)) c.get('services').memoryUse.record(c.get('principal'), results.map((memory) => memory.id));
-    return c.json({ results: results.map(toSearchResult) }, 200);
+    return c.json({ results: results.map(toSearchResult), corrected_query: correctedQuery }, 200);
   });
 }
