@@ -6,6 +6,7 @@ import { serveApp } from './http/serve';
 import { trackInFlight } from './http/shutdown';
 import { SHUTDOWN_LIMITS } from './limits';
 import { createLogger, errorForLog, flushLogsSync } from './logger';
+import { loadSpellingDictionary } from './spelling';
 import { startTracing, statementSpans } from './observability/tracing';
 
 const DATABASE_WAIT_MS = 60_000;
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const logger = createLogger(config);
   const database = describeDatabase(config.DATABASE_URL);
+  // Typo correction's word lists, read while the database is prepared rather than on the first search.
+  void loadSpellingDictionary();
   const { created } = await prepareDatabase(config, logger);
   // Before the pool, so its statements are traced (OTEL_EXPORTER_OTLP_ENDPOINT; off when unset).
   const tracing = startTracing(config, SERVICE_INFO.version);
