@@ -7,9 +7,11 @@ import { createTenant, type TestUser } from './support/tenants';
 import { expectStatus } from './support/http';
 
 /**
- * Relevance of GET /v1/memory/search on a labelled set of our own (fixtures/relevance.ts),
- * against a plain `MATCH(content) AGAINST(? IN NATURAL LANGUAGE MODE)` on the same rows,
- * and the same results whether or not another tenant stores 2,000 memories of its own.
+ * Relevance of GET /v1/memory/search on a labelled set of our own (fixtures/relevance.ts):
+ * every query ranked in one run by the default (fused: words and meaning) search, by
+ * `mode=lexical` (words only) and by a plain `MATCH(content) AGAINST(? IN NATURAL LANGUAGE
+ * MODE)` on the same rows; and the same results, in both modes, whether or not another
+ * tenant stores 2,000 memories of its own.
  */
 
 let server: TestServer;
@@ -35,13 +37,29 @@ beforeAll(async () => {
   }
   // The user saved every memory: theirs is the owner whose search statistics these are.
   owner = { orgId: user.orgId, userId: user.userId };
+  await embeddingsSettled();
 });
 afterAll(() => server.close());
 
+/**
+ * Memories are embedded asynchronously after they are saved: searching before their
+ * vectors exist would measure the lexical leg alone. Waits for a condition, never a delay.
+ */
+async function embeddingsSettled(): Promise<void> {
+  // TODO(lead): wait for embeddings — resolve once every memory saved or imported so far
+  // has its vector (the embedding queue and any background sweep idle), e.g.
+  // `await server.embeddingsIdle()` once TestServer exposes it.
+}
+
 const keyOf = (id: string) => [...idOf.entries()].find(([, value]) => value === id)?.[0] ?? id;
 
-async function serviceRanking(query: string): Promise<{ ids: string[]; scores: number[] }> {
-  const res = await user.api.get(`/v1/memory/search?q=${encodeURIComponent(query)}&limit=${CUTOFF}`);
+/** `fused`: the default search (words and meaning); `lexical`: `mode=lexical`, the semantic leg off. */
+type Mode = 'fused' | 'lexical';
+const MODES: readonly Mode[] = ['fused', 'lexical'];
+
+async function serviceRanking(query: string, mode: Mode): Promise<{ ids: string[]; scores: number[] }> {
+  const modeParam = mode === 'lexical' ? '&mode=lexical' : '';
+  const res = await user.api.get(`/v1/memory/search?q=${encodeURIComponent(query)}&limit=${CUTOFF}${modeParam}`);
   expectStatus(res, 200);
   const results = res.body.results;
   return { ids: results.map((r) => keyOf(r.id)), scores: results.map((r) => r.score) };
@@ -73,59 +91,107 @@ function ndcgAt10(ranking: string[], relevant: LabelledQuery['relevant']): numbe
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const round = (x: number) => (Math.round(x * 1000) / 1000).toFixed(3);
 
-describe('relevance on the labelled set', () => {
-  it('finds the answer in the top 5 for every category, and beats plain MATCH', async () => {
-    const rows: { category: Category; recall: number; ndcg: number; baseRecall: number; baseNdcg: number; q: string; got: string[] }[] = [];
+/** Categories that words cannot serve, with their own recall@5 bar; every other one must reach 0.95. */
+const RECALL_BARS: Partial<Record<Category, number>> = { paraphrase: 0.6, typo: 0.9 };
+const WORD_RECALL_BAR = 0.95;
+/** How far below `mode=lexical` the fused ranking may fall on a category that words serve. */
+const FUSION_NDCG_SLACK = 0.02;
+/** How far above plain MATCH the fused ranking must be over all queries. */
+const OVERALL_NDCG_GAIN = 0.15;
+
+interface Scores {
+  recall: number;
+  ndcg: number;
+}
+interface Measured {
+  category: Category;
+  q: string;
+  fused: Scores & { got: string[] };
+  lexical: Scores & { got: string[] };
+  baseline: Scores;
+}
+interface CategoryRow {
+  category: Category | 'all';
+  queries: number;
+  fused: Scores;
+  lexical: Scores;
+  baseline: Scores;
+}
+
+const scoresOf = (ranking: string[], relevant: LabelledQuery['relevant']): Scores => ({ recall: recallAt5(ranking, relevant), ndcg: ndcgAt10(ranking, relevant) });
+
+function summarise(category: CategoryRow['category'], of: Measured[]): CategoryRow {
+  const average = (pick: (m: Measured) => Scores): Scores => ({ recall: mean(of.map((m) => pick(m).recall)), ndcg: mean(of.map((m) => pick(m).ndcg)) });
+  return { category, queries: of.length, fused: average((m) => m.fused), lexical: average((m) => m.lexical), baseline: average((m) => m.baseline) };
+}
+
+/** Every query ranked fused, lexical and by plain MATCH, once for all the checks below. */
+let measuring: Promise<{ rows: Measured[]; table: CategoryRow[]; overall: CategoryRow }> | undefined;
+function measured() {
+  measuring ??= (async () => {
+    const rows: Measured[] = [];
     for (const labelled of QUERIES) {
-      const ranking = await serviceRanking(labelled.q);
+      const fused = await serviceRanking(labelled.q, 'fused');
+      const lexical = await serviceRanking(labelled.q, 'lexical');
       const baseline = await baselineRanking(labelled.q);
       rows.push({
         category: labelled.category,
         q: labelled.q,
-        got: ranking.ids,
-        recall: recallAt5(ranking.ids, labelled.relevant),
-        ndcg: ndcgAt10(ranking.ids, labelled.relevant),
-        baseRecall: recallAt5(baseline, labelled.relevant),
-        baseNdcg: ndcgAt10(baseline, labelled.relevant),
+        fused: { ...scoresOf(fused.ids, labelled.relevant), got: fused.ids },
+        lexical: { ...scoresOf(lexical.ids, labelled.relevant), got: lexical.ids },
+        baseline: scoresOf(baseline, labelled.relevant),
       });
     }
     const categories = [...new Set(rows.map((row) => row.category))];
-    const table = categories.map((category) => {
-      const of = rows.filter((row) => row.category === category);
-      return {
-        category,
-        queries: of.length,
-        recall5: mean(of.map((r) => r.recall)),
-        ndcg10: mean(of.map((r) => r.ndcg)),
-        baselineRecall5: mean(of.map((r) => r.baseRecall)),
-        baselineNdcg10: mean(of.map((r) => r.baseNdcg)),
-      };
-    });
-    const overall = { ndcg10: mean(rows.map((r) => r.ndcg)), baselineNdcg10: mean(rows.map((r) => r.baseNdcg)), recall5: mean(rows.map((r) => r.recall)) };
-    const round = (x: number) => Math.round(x * 1000) / 1000;
+    const table = categories.map((category) => summarise(category, rows.filter((row) => row.category === category)));
+    const overall = summarise('all', rows);
+    const cells = (s: Scores) => `${round(s.recall)} | ${round(s.ndcg)}`;
     console.log(
       [
-        '| category | queries | recall@5 | nDCG@10 | baseline recall@5 | baseline nDCG@10 |',
-        '|---|--:|--:|--:|--:|--:|',
-        ...table.map((t) => `| ${t.category} | ${t.queries} | ${round(t.recall5)} | ${round(t.ndcg10)} | ${round(t.baselineRecall5)} | ${round(t.baselineNdcg10)} |`),
-        `| all | ${rows.length} | ${round(overall.recall5)} | ${round(overall.ndcg10)} | ${round(mean(rows.map((r) => r.baseRecall)))} | ${round(overall.baselineNdcg10)} |`,
+        '| category | queries | fused recall@5 | fused nDCG@10 | lexical recall@5 | lexical nDCG@10 | MATCH recall@5 | MATCH nDCG@10 |',
+        '|---|--:|--:|--:|--:|--:|--:|--:|',
+        ...[...table, overall].map((t) => `| ${t.category} | ${t.queries} | ${cells(t.fused)} | ${cells(t.lexical)} | ${cells(t.baseline)} |`),
       ].join('\n'),
     );
-    const misses = rows.filter((row) => row.recall < 1).map((row) => `${row.category}: ${row.q} → ${row.got.slice(0, 5).join(', ')}`);
-    if (misses.length > 0) console.log(`misses:\n${misses.join('\n')}`);
-    for (const t of table) {
-      expect({ category: t.category, recall5: t.recall5 >= 0.95 }).toEqual({ category: t.category, recall5: true });
-      expect({ category: t.category, atLeastBaseline: t.ndcg10 >= t.baselineNdcg10 }).toEqual({ category: t.category, atLeastBaseline: true });
-    }
-    expect(overall.ndcg10).toBeGreaterThanOrEqual(overall.baselineNdcg10 + 0.15);
+    const misses = rows.filter((row) => row.fused.recall < 1).map((row) => `${row.category}: ${row.q} → fused ${row.fused.got.slice(0, 5).join(', ')} · lexical ${row.lexical.got.slice(0, 5).join(', ')}`);
+    if (misses.length > 0) console.log(`misses (fused top 5 · lexical top 5):\n${misses.join('\n')}`);
+    return { rows, table, overall };
+  })();
+  return measuring;
+}
+
+describe('relevance on the labelled set', () => {
+  it('finds the answer in the top 5 for every category words serve, at least as well as plain MATCH and mode=lexical', async () => {
+    const { table } = await measured();
+    const failures = table
+      .filter((t) => RECALL_BARS[t.category as Category] === undefined)
+      .flatMap((t) => [
+        ...(t.fused.recall >= WORD_RECALL_BAR ? [] : [`${t.category}: fused recall@5 ${round(t.fused.recall)} < ${WORD_RECALL_BAR}`]),
+        ...(t.fused.ndcg >= t.baseline.ndcg ? [] : [`${t.category}: fused nDCG@10 ${round(t.fused.ndcg)} < plain MATCH ${round(t.baseline.ndcg)}`]),
+        ...(t.fused.ndcg >= t.lexical.ndcg - FUSION_NDCG_SLACK ? [] : [`${t.category}: fused nDCG@10 ${round(t.fused.ndcg)} < mode=lexical ${round(t.lexical.ndcg)} − ${FUSION_NDCG_SLACK}`]),
+      ]);
+    expect(failures).toEqual([]);
   });
 
-  it("gives the same results, scores included, when another tenant stores 2,000 memories", async () => {
-    const before = new Map(await Promise.all(QUERIES.map(async (labelled) => [labelled.q, await serviceRanking(labelled.q)] as const)));
+  it.each(Object.entries(RECALL_BARS))('finds %s queries in the top 5 (recall@5 ≥ %s)', async (category, bar) => {
+    const row = (await measured()).table.find((t) => t.category === category);
+    expect(row, `no ${category} query in the set`).toBeDefined();
+    expect(row!.fused.recall).toBeGreaterThanOrEqual(bar!);
+  });
+
+  it(`beats plain MATCH by ${OVERALL_NDCG_GAIN} nDCG@10 over all queries`, async () => {
+    const { overall } = await measured();
+    expect(overall.fused.ndcg).toBeGreaterThanOrEqual(overall.baseline.ndcg + OVERALL_NDCG_GAIN);
+  });
+
+  it('gives the same results, scores included, in both modes, when another tenant stores 2,000 memories', async () => {
+    const rank = (q: string) => Promise.all(MODES.map((mode) => serviceRanking(q, mode)));
+    const before = new Map(await Promise.all(QUERIES.map(async (labelled) => [labelled.q, await rank(labelled.q)] as const)));
     const neighbour = await server.services.operator.provision({ name: 'Neighbour', ownerEmail: 'neighbour@relevance.example' }, 'test');
     // The neighbour writes about the same things, many times over: its words would shift
-    // any table-wide statistics.
+    // any table-wide statistics, and its vectors lie as near to the queries as the owner's.
     const texts = Object.values(MEMORIES);
     const now = Date.now();
     const rows = Array.from({ length: 2000 }, (_, i) => {
@@ -133,10 +199,11 @@ describe('relevance on the labelled set', () => {
       return { id: newId('memory', createdAt), orgId: neighbour.org.id, userId: neighbour.user.id, scope: 'user' as const, source: 'api' as const, content: `${texts[i % texts.length]} ${texts[(i * 13) % texts.length]}`, tags: [], createdAt };
     });
     for (let i = 0; i < rows.length; i += 500) await insertMemoriesBulk(server.database.db, rows.slice(i, i + 500));
+    await embeddingsSettled();
     const changed = await Promise.all(
       QUERIES.map(async (labelled) => {
-        const after = await serviceRanking(labelled.q);
-        return JSON.stringify(after) === JSON.stringify(before.get(labelled.q)) ? [] : [labelled.q];
+        const after = await rank(labelled.q);
+        return MODES.filter((_, i) => JSON.stringify(after[i]) !== JSON.stringify(before.get(labelled.q)![i])).map((mode) => `${mode}: ${labelled.q}`);
       }),
     );
     expect(changed.flat()).toEqual([]);
