@@ -66,6 +66,14 @@ describe('typo correction', () => {
     }
   });
 
+  it('writes the corrected query as the query was written: capitals kept, the owner\'s accents given', async () => {
+    expect((await search(user, 'Elasticsearh')).corrected_query).toBe('Elasticsearch');
+    expect((await search(user, 'ROLLBAK plan')).corrected_query).toBe('ROLLBACK plan');
+    await save(user, 'La réunion d\'équipe a lieu le lundi.');
+    expect((await search(user, 'réunoin lundi')).corrected_query).toBe('réunion lundi');
+    expect((await search(user, 'reunoin lundi')).corrected_query).toBe('réunion lundi');
+  });
+
   it('ranks a corrected match below the word itself', async () => {
     const exact = await save(user, 'PgBouncr is what the vendor docs misspell it as, says Dana.');
     try {

@@ -57,10 +57,14 @@ const keyOf = (id: string) => [...idOf.entries()].find(([, value]) => value === 
 type Mode = 'fused' | 'lexical';
 const MODES: readonly Mode[] = ['fused', 'lexical'];
 
+/** Each query's corrected_query, when it had one (reported: corrections outside the typo category are false ones). */
+const correctedQueries = new Map<string, string>();
+
 async function serviceRanking(query: string, mode: Mode): Promise<{ ids: string[]; scores: number[] }> {
   const modeParam = mode === 'lexical' ? '&mode=lexical' : '';
   const res = await user.api.get(`/v1/memory/search?q=${encodeURIComponent(query)}&limit=${CUTOFF}${modeParam}`);
   expectStatus(res, 200);
+  if (res.body.corrected_query !== null) correctedQueries.set(query, res.body.corrected_query);
   const results = res.body.results;
   return { ids: results.map((r) => keyOf(r.id)), scores: results.map((r) => r.score) };
 }
@@ -157,6 +161,8 @@ function measured() {
     );
     const misses = rows.filter((row) => row.fused.recall < 1).map((row) => `${row.category}: ${row.q} → fused ${row.fused.got.slice(0, 5).join(', ')} · lexical ${row.lexical.got.slice(0, 5).join(', ')}`);
     if (misses.length > 0) console.log(`misses (fused top 5 · lexical top 5):\n${misses.join('\n')}`);
+    const corrections = QUERIES.filter((labelled) => correctedQueries.has(labelled.q)).map((labelled) => `${labelled.category}: ${labelled.q} → ${correctedQueries.get(labelled.q)}`);
+    if (corrections.length > 0) console.log(`corrected queries:\n${corrections.join('\n')}`);
     return { rows, table, overall };
   })();
   return measuring;

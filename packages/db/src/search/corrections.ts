@@ -105,7 +105,8 @@ export function chooseCorrections(words: readonly QueryWord[], vocabulary: reado
         best = steps;
         nearest = [];
       }
-      nearest.push({ term: candidate, docs: entry.docs });
+      // The owner's word as they write it (accents kept); compared folded, as the collation does.
+      nearest.push({ term: entry.term.slice(1), docs: entry.docs });
     }
     if (begun || nearest.length === 0) continue;
     byWord.set(word.text, nearest.sort((a, b) => b.docs - a.docs || (a.term < b.term ? -1 : 1)).slice(0, CORRECTION.perWord));
@@ -136,6 +137,14 @@ export function correctionsOf(query: SearchQuery): Correction[] {
   return query.words.flatMap((word) => (word.corrections ?? []).slice(0, 1).map((c) => ({ from: word.text, to: c.text })));
 }
 
+/** `word` (lower case) written like `written`: capitalised or in capitals when it is. */
+function inCaseOf(written: string, word: string): string {
+  const first = Array.from(written)[0] ?? '';
+  if (written.length > 1 && written === written.toUpperCase() && written !== written.toLowerCase()) return word.toUpperCase();
+  if (first !== first.toLowerCase()) return (Array.from(word)[0] ?? '').toUpperCase() + Array.from(word).slice(1).join('');
+  return word;
+}
+
 /** The query as written with each corrected word replaced by its nearest correction; null when nothing was corrected. */
 export function correctedQueryText(text: string, corrections: readonly Correction[]): string | null {
   if (corrections.length === 0) return null;
@@ -145,7 +154,7 @@ export function correctedQueryText(text: string, corrections: readonly Correctio
   for (const word of analyseText(text)) {
     const replacement = to.get(word.text);
     if (replacement === undefined) continue;
-    out += text.slice(at, word.start) + replacement;
+    out += text.slice(at, word.start) + inCaseOf(text.slice(word.start, word.end), replacement);
     at = word.end;
   }
   return out + text.slice(at);
