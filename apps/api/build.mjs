@@ -27,7 +27,8 @@ function fingerprint() {
 async function bundle(outdir) {
   const { build } = await import('esbuild');
   await build({
-    entryPoints: { main: join(app, 'src', 'main.ts'), cli: join(app, 'src', 'cli.ts') },
+    // The embedding worker thread is a file of its own beside the bundle (embeddings/compute-worker-client.ts finds it there).
+    entryPoints: { main: join(app, 'src', 'main.ts'), cli: join(app, 'src', 'cli.ts'), 'compute-worker': join(app, 'src', 'embeddings', 'compute-worker.mjs') },
     outdir,
     bundle: true,
     splitting: true,
@@ -35,8 +36,9 @@ async function bundle(outdir) {
     platform: 'node',
     target: 'node20',
     outExtension: { '.js': '.mjs' },
-    // swagger-ui-dist is served as files from node_modules, not imported.
-    external: ['swagger-ui-dist'],
+    // swagger-ui-dist is served as files from node_modules, not imported; the embedding
+    // model's packages read their weights and WebAssembly beside their own files.
+    external: ['swagger-ui-dist', '@energetic-ai/*'],
     // CommonJS packages (mysql2, pino…) call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     // No keepNames: it wraps every function expression in a runtime __name() call, closures

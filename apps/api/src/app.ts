@@ -13,6 +13,8 @@ import { routeNotFound } from './auth/operator';
 import { metricsEnabled, oidcEnabled, type Config } from './config';
 import { measureRequests, registerMetricsRoute, serveMetrics } from './observability/http';
 import { createMetrics, type AppMetrics } from './observability/metrics';
+import { registerEmbeddingMetrics } from './observability/embedding-metrics';
+import { createEmbeddings, type Embeddings, type EmbeddingsDeps } from './embeddings';
 import { traceRequests, tracedObjectStore } from './observability/tracing';
 import { createOidcAuthenticator } from './auth/oidc';
 import { bodyBudget, limitBodies } from './http/bodies';
@@ -67,6 +69,8 @@ export interface AppDeps {
   maintenanceOptions?: Partial<MaintenanceOptions>;
   /** Traces requests and object-store calls when given (main.ts: OTEL_EXPORTER_OTLP_ENDPOINT). */
   tracer?: Tracer;
+  /** The embedding backfill's sweep interval and lease (tests shorten the lease). */
+  backfillOptions?: EmbeddingsDeps['backfillOptions'];
 }
 
 export interface MemoryBankApp {
@@ -84,6 +88,8 @@ export interface MemoryBankApp {
   keyCache: KeyCache;
   /** Background jobs (expiry, retention, expired Idempotency-Keys), one process at a time across replicas: start() it (the server does). */
   maintenance: Maintenance;
+  /** Vectors of memories and the semantic candidates of search (EMBEDDINGS_PROVIDER): start() loads the model and starts the backfill (the server does). */
+  embeddings: Embeddings;
   /** Writes the memory uses it holds, stops the archiver (sealing what is pending when `flush`) and releases the store it opened. */
   close(options: { flush: boolean }): Promise<void>;
 }
@@ -121,8 +127,16 @@ export function createApp(deps: AppDeps): MemoryBankApp {
       await keyCache.changed(orgId);
     },
   };
+  const embeddings = createEmbeddings({
+    db: deps.db,
+    config,
+    clock,
+    logger,
+    ...(metrics && { events: registerEmbeddingMetrics(metrics.registry, () => embeddings) }),
+    ...(deps.backfillOptions && { backfillOptions: deps.backfillOptions }),
+  });
   const services = createServices(
-    { db: deps.db, logger, clock, config, credentials },
+    { db: deps.db, logger, clock, config, credentials, memoryWrites: { written: embeddings.memoriesWritten, changed: embeddings.memoriesChanged } },
     {
       store,
       archiver,
@@ -136,6 +150,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     },
     keyCache,
     oidc,
+    embeddings.index,
   );
   oauth = createOAuthServer({ db: deps.db, config, clock, logger, grants: services.oauthGrants });
   const authorizationServer = oauth;
@@ -268,11 +283,13 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     },
     keyCache,
     maintenance,
+    embeddings,
     async close({ flush }) {
       // Uses of memories waiting in the process (recall, MCP reads) are written in either case.
       await services.memoryUse.close();
       await archiver.stop(flush);
       await maintenance.stop();
+      await embeddings.close();
       metrics?.close();
       for (const server of metricsServers) server.closeAllConnections();
       await Promise.all(metricsServers.map((server) => new Promise((resolve) => server.close(resolve))));

@@ -50,6 +50,40 @@ export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+/** Where memories get their sentence embeddings (docs/operations.md#embeddings). */
+export const EMBEDDINGS_PROVIDERS = ['local', 'openai', 'none'] as const;
+
+/** The semantic search settings (docs/operations.md#embeddings): checked together by checkEmbeddingSettings. */
+const embeddingSettings = {
+  /** `local`: the embedded English model; `openai`: an OpenAI-compatible endpoint; `none`: lexical search only. */
+  EMBEDDINGS_PROVIDER: z.enum(EMBEDDINGS_PROVIDERS).default('local'),
+  /** The API's base URL, such as https://api.openai.com/v1 (the service POSTs to <url>/embeddings; a URL ending in /embeddings is taken as is). */
+  EMBEDDINGS_URL: optionalString.refine((value) => value === undefined || (URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)), {
+    message: 'must be the http(s) base URL of an OpenAI-compatible API, such as https://api.openai.com/v1',
+  }),
+  EMBEDDINGS_MODEL: optionalString,
+  EMBEDDINGS_API_KEY: optionalString,
+  /** Asks the endpoint for vectors of this size (OpenAI's `dimensions`); unset: the model's own. */
+  EMBEDDINGS_DIMENSIONS: optionalString.transform((value) => (value === undefined ? undefined : Number(value))).pipe(z.number().int().min(8).max(4096).optional()),
+  /** How long one request to the endpoint may take before it counts as down. */
+  EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** How long a search waits for its query's vector before it answers lexically. */
+  EMBEDDINGS_QUERY_DEADLINE_MS: z.coerce.number().int().min(10).max(30_000).default(1_500),
+  /** Memory the per-owner vector matrices may take in this process (least recently searched owners leave first). */
+  EMBEDDINGS_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).max(16 * 1024 ** 3).default(64 * 1024 * 1024),
+  /** How often a cached owner's vectors are read again whole (what other replicas deleted leaves then). */
+  EMBEDDINGS_RELOAD_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(120_000),
+  /** How often the background sweep looks for memories without a current vector (after the backfill at start). */
+  EMBEDDINGS_SWEEP_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(300_000),
+};
+
+/** Settings that only make sense together: the openai provider needs its endpoint and model. */
+function checkEmbeddingSettings(config: { EMBEDDINGS_PROVIDER: string; EMBEDDINGS_URL?: string; EMBEDDINGS_MODEL?: string }, ctx: z.RefinementCtx): void {
+  if (config.EMBEDDINGS_PROVIDER !== 'openai') return;
+  if (config.EMBEDDINGS_URL === undefined) ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required with EMBEDDINGS_PROVIDER=openai (e.g. https://api.openai.com/v1)' });
+  if (config.EMBEDDINGS_MODEL === undefined) ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_MODEL'], message: 'is required with EMBEDDINGS_PROVIDER=openai (e.g. text-embedding-3-small)' });
+}
+
 const configSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -118,6 +152,7 @@ const configSchema = z.object({
   OAUTH_DYNAMIC_REGISTRATION: z.enum(['true', 'false']).default('true').transform((value) => value === 'true'),
   /** Development and tests only: fetch client metadata documents from loopback addresses (still https). */
   OAUTH_CIMD_ALLOW_LOOPBACK: booleanFlag,
+  ...embeddingSettings,
 });
 
 /** Where clients reach the service: PUBLIC_URL, else http://localhost:<PORT>. No trailing slash. */
@@ -126,6 +161,9 @@ export function publicUrl(config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string {
 }
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The configuration, or why it cannot be one (settings that only make sense together). */
+const checkedConfigSchema = configSchema.superRefine(checkEmbeddingSettings);
 
 /** OIDC sign-in is on when both the issuer and the audience are configured. */
 export function oidcEnabled(config: Config): config is Config & { OIDC_ISSUER: string; OIDC_AUDIENCE: string } {
@@ -143,7 +181,7 @@ export class ConfigError extends Error {
 
 /** Reads and validates the configuration once. A bad value names its variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = configSchema.safeParse(env);
+  const parsed = checkedConfigSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);

@@ -69,6 +69,9 @@ async function main(): Promise<void> {
   archiver.start();
   logger.info({ archive: store.description }, 'archiver started');
   maintenance.start();
+  // The local model loads in its worker thread now (not at the first search), and memories
+  // without a current vector are embedded in the background (docs/operations.md#embeddings).
+  built.embeddings.start();
   // Memories saved before the current search format are re-indexed in the background
   // (docs/operations.md#search-re-index); they stay findable by their exact words meanwhile.
   reindexMemorySearch(handle.pool, { onProgress: (progress) => logger.info(progress, 'search re-index') }).catch((error: unknown) =>

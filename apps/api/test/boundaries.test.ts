@@ -19,7 +19,7 @@ function sources(directory: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name));
 }
 
-/** Where the system entry point may be imported: authentication (the OAuth authorization server too), the operator's tools, the archive, the process entry points, system health, background maintenance. */
+/** Where the system entry point may be imported: authentication (the OAuth authorization server too), the operator's tools, the archive, the process entry points, system health, background maintenance (the embedding backfill too). */
 const SYSTEM_IMPORTERS = [
   /^archive\//,
   /^auth\/oidc\.ts$/,
@@ -28,6 +28,7 @@ const SYSTEM_IMPORTERS = [
   /^services\/operator\.ts$/,
   /^services\/system\.ts$/,
   /^services\/maintenance\.ts$/,
+  /^embeddings\/backfill\.ts$/,
   /^cli\.ts$/,
   /^main\.ts$/,
 ];

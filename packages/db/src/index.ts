@@ -34,3 +34,5 @@ export * from './queries/idempotency';
 export * from './queries/recall';
 export * from './queries/oauth';
 export * from './content-key';
+export * from './queries/memory-vectors';
+export { embeddableLanguage, type EmbeddingLanguage } from './vectors/language';

@@ -22,3 +22,4 @@ export * from './system/idempotency';
 export * from './system/oauth';
 export * from './system/maintenance';
 export * from './system/content-keys';
+export * from './system/memory-vectors';

@@ -143,7 +143,8 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
           }
         }
         await insertMemories(tx, principal.scope, fresh);
-      });
+        return fresh.map((draft) => draft.id);
+      }).then((ids) => deps.memoryWrites?.written(principal.scope, ids));
     }
     return chunk.map((line) => outcomes.get(line.number)!);
   }

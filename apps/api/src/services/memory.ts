@@ -2,6 +2,7 @@ import {
   addToMemory,
   contentKeyOf,
   countOrgMemoriesLocked,
+  deleteMemoryVector,
   createGroupCommit,
   deleteOrgMemory,
   findDuplicateMemories,
@@ -405,6 +406,8 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
       const { record, duplicate } = transaction
         ? (await writeSaves(transaction, [pending]))[0]!
         : await saves.submit(`${principal.scope.orgId}\u0000${principal.scope.userId}`, pending);
+      // Committed (a caller's transaction: the caller tells once it commits).
+      if (!transaction) deps.memoryWrites?.written(principal.scope, [record.id]);
       return { ...record, redacted, duplicate };
     },
 
@@ -478,6 +481,8 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
         if (current.scope === 'org') requireAdmin(principal, 'change org-shared memories');
         requireIfMatch(preconditions.ifMatch, memoryEtag(current));
         const expiresAt = expiryAt(change.expiry, now);
+        // The vector of the old text goes in the same transaction; the new one is made after the commit.
+        if (content !== undefined) await deleteMemoryVector(tx, principal.scope, id);
         return writeMemoryChange(tx, principal.scope, current, {
           content: content?.trim(),
           tags: change.tags === undefined ? undefined : normaliseTags(change.tags),
@@ -486,6 +491,10 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
           updatedAt: now,
         });
       });
+      if (content !== undefined) {
+        deps.memoryWrites?.changed(principal.scope, [id]);
+        deps.memoryWrites?.written(principal.scope, [id]);
+      }
       return { ...updated, redacted, duplicate: false };
     },
 
@@ -546,6 +555,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
         },
       });
       const result = { ...outcome.result, duplicate: outcome.status === 200 };
+      deps.memoryWrites?.written(principal.scope, [result.id]);
       return { ...outcome, result: { ...result, similar: await similarTo(principal, result) } };
     },
   };

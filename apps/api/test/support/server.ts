@@ -30,8 +30,16 @@ export interface TestServerOptions {
   maintenanceOptions?: AppDeps['maintenanceOptions'];
   /** The app's clock (default: the system's), e.g. one a test moves forward instead of sleeping. */
   clock?: AppDeps['clock'];
-  /** Environment overrides, parsed by the real config loader. */
+  /**
+   * Environment overrides, parsed by the real config loader. EMBEDDINGS_PROVIDER is `none`
+   * unless set here: most suites test words, and the local model costs its load in every
+   * server that embeds. Suites about meaning set `local` or `openai` (memory-embeddings.test.ts).
+   */
   env?: Record<string, string>;
+  /** Loads the embedding model and starts the backfill sweep at start (default false: tests run the backfill with embeddings.backfill.tryRun()). */
+  startEmbeddings?: boolean;
+  /** The embedding backfill's sweep interval and lease. */
+  backfillOptions?: AppDeps['backfillOptions'];
   /** Defaults to the run's shared, migrated database. */
   databaseUrl?: string;
   /**
@@ -76,6 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     // Tests send bursts on one key; the rate limits are tested where a test sets them.
     RATE_LIMIT_KEY_PER_SECOND: '0',
     RATE_LIMIT_ORG_PER_SECOND: '0',
+    EMBEDDINGS_PROVIDER: 'none',
     ...(options.ownPublicUrl && { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }),
     ...options.env,
   });
@@ -93,8 +102,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...(options.maintenanceOptions ? { maintenanceOptions: options.maintenanceOptions } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.tracer ? { tracer: options.tracer } : {}),
+    ...(options.backfillOptions ? { backfillOptions: options.backfillOptions } : {}),
   });
   if (options.startArchiver) built.archiver.start();
+  if (options.startEmbeddings) built.embeddings.start();
   options.extend?.(built.app);
   const server = serveApp(built.app, { port, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));

