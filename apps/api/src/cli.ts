@@ -229,12 +229,12 @@ const COMMANDS: Record<string, CommandSpec> = {
   },
   doctor: {
     usage: '[--repair]',
-    summary: 'checks migrations, FULLTEXT indexes, search statistics, archive backlog, segment integrity, orphans, expiry and retention; exit 1 if unhealthy',
+    summary: 'checks migrations, FULLTEXT indexes, search statistics, archive backlog, segment integrity, orphans, expiry and retention, embeddings; exit 1 if unhealthy',
     detail: 'The output names what it checked: the database (host:port/name) and the archive (driver and bucket/prefix or directory). --repair fixes what it can.',
     run: async ({ app, database, logger, config }, options) => {
       const built = app();
       const report = await runDoctor(
-        { db: database.db, store: built.store, archiver: built.archiver, maintenance: built.maintenance, clock: systemClock, logger, migrate: () => migrateDatabase(database.pool) },
+        { db: database.db, store: built.store, archiver: built.archiver, maintenance: built.maintenance, embeddings: built.embeddings, clock: systemClock, logger, migrate: () => migrateDatabase(database.pool) },
         { repair: options.repair === 'true' },
       );
       const checked = { database: describeDatabase(config.DATABASE_URL), archive: built.store.description };

@@ -65,6 +65,9 @@ const embeddingSettings = {
   EMBEDDINGS_API_KEY: optionalString,
   /** Asks the endpoint for vectors of this size (OpenAI's `dimensions`); unset: the model's own. */
   EMBEDDINGS_DIMENSIONS: optionalString.transform((value) => (value === undefined ? undefined : Number(value))).pipe(z.number().int().min(8).max(4096).optional()),
+  /** The openai provider's similarity scale (the local model's is built in): cosines at or below the floor say nothing, at the ceiling the same thing. */
+  EMBEDDINGS_SIMILARITY_FLOOR: z.coerce.number().min(-1).max(1).default(0.15),
+  EMBEDDINGS_SIMILARITY_CEILING: z.coerce.number().min(-1).max(1).default(0.6),
   /** How long one request to the endpoint may take before it counts as down. */
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long a search waits for its query's vector before it answers lexically. */
@@ -78,7 +81,13 @@ const embeddingSettings = {
 };
 
 /** Settings that only make sense together: the openai provider needs its endpoint and model. */
-function checkEmbeddingSettings(config: { EMBEDDINGS_PROVIDER: string; EMBEDDINGS_URL?: string; EMBEDDINGS_MODEL?: string }, ctx: z.RefinementCtx): void {
+function checkEmbeddingSettings(
+  config: { EMBEDDINGS_PROVIDER: string; EMBEDDINGS_URL?: string; EMBEDDINGS_MODEL?: string; EMBEDDINGS_SIMILARITY_FLOOR: number; EMBEDDINGS_SIMILARITY_CEILING: number },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.EMBEDDINGS_SIMILARITY_CEILING <= config.EMBEDDINGS_SIMILARITY_FLOOR) {
+    ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_SIMILARITY_CEILING'], message: 'must be above EMBEDDINGS_SIMILARITY_FLOOR' });
+  }
   if (config.EMBEDDINGS_PROVIDER !== 'openai') return;
   if (config.EMBEDDINGS_URL === undefined) ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_URL'], message: 'is required with EMBEDDINGS_PROVIDER=openai (e.g. https://api.openai.com/v1)' });
   if (config.EMBEDDINGS_MODEL === undefined) ctx.addIssue({ code: 'custom', path: ['EMBEDDINGS_MODEL'], message: 'is required with EMBEDDINGS_PROVIDER=openai (e.g. text-embedding-3-small)' });

@@ -21,6 +21,7 @@ import {
 import type { Logger } from 'pino';
 import { sha256Hex } from '../hooks/canonical';
 import type { Clock } from '../clock';
+import { BACKFILL_JOB, type Embeddings } from '../embeddings';
 import { RETENTION_LIMITS } from '../limits';
 import type { ObjectStore } from './object-store';
 import { groupArchiveKeys, rebuildLedger } from './rebuild';
@@ -28,7 +29,7 @@ import type { Archiver } from './sealer';
 import { parseSegment } from './segment';
 
 export interface Finding {
-  check: 'migrations' | 'fulltext' | 'search_statistics' | 'archive_backlog' | 'segments' | 'orphans' | 'maintenance';
+  check: 'migrations' | 'fulltext' | 'search_statistics' | 'archive_backlog' | 'segments' | 'orphans' | 'maintenance' | 'embeddings';
   ok: boolean;
   detail: string;
   repaired?: string;
@@ -43,6 +44,8 @@ export interface DoctorDeps {
   migrate(): Promise<unknown>;
   /** The maintenance loop, for --repair to run its jobs now (services/maintenance.ts). */
   maintenance?: { run(): Promise<unknown> };
+  /** The embedding subsystem: its provider, what has no current vector, the backfill (--repair runs it now). */
+  embeddings?: Pick<Embeddings, 'status' | 'missing' | 'backfill'>;
 }
 
 /** Events waiting longer than this for their segment mean the archive is not keeping up. */
@@ -224,6 +227,38 @@ async function checkMaintenance(deps: DoctorDeps, repair: boolean): Promise<Find
   return { check: 'maintenance', ...(await describe()), repaired: `ran the maintenance jobs now (before: ${before.detail})` };
 }
 
+/** Memories without a current vector for this much longer than the sweep's interval mean no process embeds them. */
+const EMBEDDING_OVERDUE_MS = 10 * 60_000;
+
+/**
+ * Which provider and model the vectors come from, how many memories have no current vector,
+ * and where the backfill is. Unhealthy when some have had none for longer than two sweeps
+ * and a margin while no process holds the backfill's lease; --repair runs the backfill here.
+ */
+async function checkEmbeddings(deps: DoctorDeps, repair: boolean): Promise<Finding> {
+  const embeddings = deps.embeddings!;
+  const describe = async () => {
+    const status = embeddings.status();
+    if (status.model === null) return { ok: true, detail: 'provider none: search is lexical only' };
+    const missing = await embeddings.missing();
+    const overdueAfterMs = 2 * status.sweepMs + EMBEDDING_OVERDUE_MS;
+    const overdue = missing === 0 ? 0 : await embeddings.missing(new Date(deps.clock.now().getTime() - overdueAfterMs));
+    const lease = (await maintenanceLeasesHeld(deps.db)).find((held) => held.job === BACKFILL_JOB);
+    const progress = status.backfill;
+    const detail =
+      `provider ${status.provider}, model ${status.model}; ${figure(missing)} memories without a current vector` +
+      `; backfill lease: ${lease ? `held by ${lease.holder} until ${lease.leasedUntil.toISOString()}` : 'free'}` +
+      (progress?.finishedAt ? `; this process's last backfill finished at ${progress.finishedAt} (${figure(progress.embedded)} embedded)` : '') +
+      (status.providerFailure ? `; the provider failed lately: ${status.providerFailure}` : '') +
+      (overdue > 0 && !lease ? `; ${figure(overdue)} without one for over ${Math.round(overdueAfterMs / 60_000)} minutes: is an API process running, and its provider reachable?` : '');
+    return { ok: overdue === 0 || lease !== undefined, detail };
+  };
+  const before = await describe();
+  if (before.ok || !repair || !embeddings.backfill) return { check: 'embeddings', ...before };
+  await embeddings.backfill.tryRun();
+  return { check: 'embeddings', ...(await describe()), repaired: `ran the embedding backfill now (before: ${before.detail})` };
+}
+
 /**
  * `pnpm cli doctor`: migrations, FULLTEXT indexes, search statistics, the archive backlog, segment
  * integrity against the ledger, orphans, and what expiry and retention removed and have due.
@@ -239,6 +274,7 @@ export async function runDoctor(deps: DoctorDeps, options: { repair: boolean }):
     ['orphans', checkOrphans],
     ['maintenance', checkMaintenance],
   ];
+  if (deps.embeddings) checks.push(['embeddings', checkEmbeddings]);
   const findings: Finding[] = [];
   // A check that cannot run (the object store down, say) is a finding, not the end of the
   // report: the backlog matters most exactly then.

@@ -138,10 +138,10 @@ export function createEmbeddingBackfill(deps: {
     holder: lease.holder,
     tryRun,
     progress: (): Readonly<BackfillProgress> => ({ ...progress }),
-    /** Memories of every org without a current vector (doctor, the /metrics gauge). */
-    async missing(): Promise<number> {
+    /** Memories of every org without a current vector (doctor, the /metrics gauge); `updatedBefore`: only those last written before then. */
+    async missing(updatedBefore?: Date): Promise<number> {
       let total = 0;
-      for (const org of await orgsToEmbed(db)) total += await countMemoriesWithoutVector(db, org, provider.model);
+      for (const org of await orgsToEmbed(db)) total += await countMemoriesWithoutVector(db, org, provider.model, updatedBefore);
       return total;
     },
     /** Runs now, then every sweepMs, until stop(). */

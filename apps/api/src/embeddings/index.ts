@@ -13,9 +13,9 @@ import { createProviderHealth } from './provider-health';
 import { createSemanticIndex, type SemanticIndex } from './semantic-index';
 
 export type { SemanticCandidate, SemanticIndex } from './semantic-index';
-export type { BackfillProgress, EmbeddingBackfill } from './backfill';
+export { BACKFILL_JOB, type BackfillProgress, type EmbeddingBackfill } from './backfill';
 export type { EmbeddedBatch } from './embed-memories';
-export type { EmbeddingProvider } from './embedding-provider';
+export type { EmbeddingProvider, SimilarityCalibration } from './embedding-provider';
 export { LOCAL_MODEL_KEY } from './provider';
 export { embeddingsEndpoint } from './openai-provider';
 
@@ -48,6 +48,8 @@ export interface EmbeddingsStatus {
   providerFailure: string | null;
   backfill: BackfillProgress | null;
   cache: { owners: number; bytes: number };
+  /** EMBEDDINGS_SWEEP_MS: a memory without a current vector for much longer means no process embeds. */
+  sweepMs: number;
 }
 
 export interface Embeddings {
@@ -60,8 +62,8 @@ export interface Embeddings {
   /** The backfill and sweep; null with the provider `none`. */
   backfill: EmbeddingBackfill | null;
   status(): EmbeddingsStatus;
-  /** Memories of every org without a current vector (doctor, /metrics); 0 with the provider `none`. */
-  missing(): Promise<number>;
+  /** Memories of every org without a current vector (doctor, /metrics), or only those last written before `updatedBefore`; 0 with the provider `none`. */
+  missing(updatedBefore?: Date): Promise<number>;
   /** Loads the local model in its thread and starts the backfill (the server does; tests that need vectors too). */
   start(): void;
   /** Resolves once no memory saved in this process waits for its vector (tests and operations wait for this, never a sleep). */
@@ -129,8 +131,9 @@ export function createEmbeddings(deps: EmbeddingsDeps): Embeddings {
       providerFailure: health.lastFailure(),
       backfill: backfill?.progress() ?? null,
       cache: index.usage(),
+      sweepMs: config.EMBEDDINGS_SWEEP_MS,
     }),
-    missing: () => backfill?.missing() ?? Promise.resolve(0),
+    missing: (updatedBefore) => backfill?.missing(updatedBefore) ?? Promise.resolve(0),
     start() {
       if (started || !provider) return;
       started = true;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EmbeddingProvider } from './embedding-provider';
+import type { EmbeddingProvider, SimilarityCalibration } from './embedding-provider';
 
 export interface OpenAiSettings {
   /** The API's base URL (https://api.openai.com/v1); one ending in /embeddings is taken as the endpoint itself. */
@@ -8,6 +8,7 @@ export interface OpenAiSettings {
   apiKey?: string;
   dimensions?: number;
   timeoutMs: number;
+  calibration: SimilarityCalibration;
 }
 
 /** Inputs per request (OpenAI takes up to 2048; smaller requests fail and retry cheaper). */
@@ -62,6 +63,7 @@ export function createOpenAiProvider(settings: OpenAiSettings): EmbeddingProvide
     name: 'openai',
     model: `openai:${settings.model}:${settings.dimensions ?? 'default'}`,
     serves: () => true,
+    calibration: settings.calibration,
     async embed(texts) {
       const vectors: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += BATCH_INPUTS) {

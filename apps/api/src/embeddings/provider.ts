@@ -1,10 +1,16 @@
 import type { Config } from '../config';
 import type { ComputeWorker } from './compute-worker-client';
-import type { EmbeddingProvider } from './embedding-provider';
+import type { EmbeddingProvider, SimilarityCalibration } from './embedding-provider';
 import { createOpenAiProvider } from './openai-provider';
 
 /** The local model's key: Universal Sentence Encoder lite, 512 dimensions. */
 export const LOCAL_MODEL_KEY = 'local:use-lite-512';
+
+/**
+ * The local model's scale, measured on it: a short query and a memory that answers it in other
+ * words score about 0.35–0.55 (0.86 for a near restatement); unrelated ones 0.05–0.17.
+ */
+const LOCAL_CALIBRATION: SimilarityCalibration = { floor: 0.2, ceiling: 0.65 };
 
 /** The text the local model reads: longer memories are cut (its cost grows with the text; a memory's start says what it is about). */
 const LOCAL_MAX_CHARS = 2000;
@@ -16,6 +22,7 @@ export function createLocalProvider(worker: ComputeWorker): EmbeddingProvider {
     model: LOCAL_MODEL_KEY,
     // It maps Japanese text to one vector and French or German nearly so.
     serves: (language) => language === 'english',
+    calibration: LOCAL_CALIBRATION,
     embed: (texts) => worker.embed(texts.map((text) => text.slice(0, LOCAL_MAX_CHARS))),
   };
 }
@@ -29,6 +36,7 @@ export function providerFromConfig(config: Config, worker: ComputeWorker): Embed
     model: config.EMBEDDINGS_MODEL!,
     ...(config.EMBEDDINGS_API_KEY !== undefined && { apiKey: config.EMBEDDINGS_API_KEY }),
     ...(config.EMBEDDINGS_DIMENSIONS !== undefined && { dimensions: config.EMBEDDINGS_DIMENSIONS }),
+    calibration: { floor: config.EMBEDDINGS_SIMILARITY_FLOOR, ceiling: config.EMBEDDINGS_SIMILARITY_CEILING },
     timeoutMs: config.EMBEDDINGS_TIMEOUT_MS,
   });
 }

@@ -4,7 +4,7 @@ import { errorForLog } from '../logger';
 import type { ComputeWorker } from './compute-worker-client';
 import { toInt8 } from './int8';
 import { OwnerMatrix } from './owner-matrix';
-import type { EmbeddingProvider } from './embedding-provider';
+import type { EmbeddingProvider, SimilarityCalibration } from './embedding-provider';
 import type { ProviderHealth } from './provider-health';
 
 /** A memory found by meaning: its id and the cosine of its vector with the query's (−1…1). */
@@ -23,6 +23,8 @@ export interface SemanticIndex {
    * owner filter.
    */
   nearest(scope: OwnerScope, filter: ScopeFilter, query: string, k: number): Promise<SemanticCandidate[] | null>;
+  /** The model's similarity scale: what unrelated texts reach (floor) and what says the same thing (ceiling). */
+  readonly calibration: SimilarityCalibration;
 }
 
 export interface SemanticIndexSettings {
@@ -156,6 +158,7 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
   }
 
   const index = {
+    calibration: provider?.calibration ?? { floor: 0, ceiling: 1 },
     async nearest(scope: OwnerScope, filter: ScopeFilter, query: string, k: number): Promise<SemanticCandidate[] | null> {
       if (!provider || closed || k <= 0 || query.trim() === '') return null;
       if (!provider.serves(embeddableLanguage(query)) || !health.available()) return null;

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../driver';
 import { MEMORY_VECTOR_INDEXES, memory, memoryVectors } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
@@ -60,13 +60,13 @@ export async function memoriesWithoutVector(ex: Executor, org: OrgScope, model: 
     .limit(options.limit);
 }
 
-/** How many of the org's memories have no current vector of `model` (doctor, metrics). */
-export async function countMemoriesWithoutVector(ex: Executor, org: OrgScope, model: string): Promise<number> {
+/** How many of the org's memories have no current vector of `model` (doctor, metrics); `updatedBefore`: only those last written before then. */
+export async function countMemoriesWithoutVector(ex: Executor, org: OrgScope, model: string, updatedBefore?: Date): Promise<number> {
   const [row] = await ex
     .select({ n: count() })
     .from(memory)
     .leftJoin(memoryVectors, currentVector(model))
-    .where(and(eq(memory.orgId, org.orgId), isNull(memoryVectors.memoryId)));
+    .where(and(eq(memory.orgId, org.orgId), isNull(memoryVectors.memoryId), updatedBefore === undefined ? undefined : lt(memory.updatedAt, updatedBefore)));
   return row?.n ?? 0;
 }
 
