@@ -14,6 +14,8 @@
 #   MEMORY_BANK_API_KEY    unset or empty: do nothing
 #   MEMORY_BANK_SPOOL      default ~/.memory-bank/spool
 #   MEMORY_BANK_SPOOL_MAX  default 10000 files (the oldest are dropped beyond)
+#   MEMORY_BANK_PROJECT    the project of every event (default: the git remote of the payload's
+#                          directory, else its repository's root; project.sh)
 #   MEMORY_BANK_DEBUG=1    report the HTTP status and curl's errors on stderr (never stdout)
 
 if [ -n "${MEMORY_BANK_DEBUG:-}" ]; then exec 1>&2; else exec >/dev/null 2>&1; fi
@@ -29,29 +31,25 @@ spool=${MEMORY_BANK_SPOOL:-${HOME:-/tmp}/.memory-bank/spool}
 max=${MEMORY_BANK_SPOOL_MAX:-10000}
 mkdir -p "$spool" || exit 0
 
-# post PATH FILE SECONDS HEADER: POST the file, print the HTTP status (000 when unreachable).
+# post PATH FILE SECONDS HEADER [HEADER]: POST the file, print the HTTP status (000 when unreachable).
 # curl reads the API key from the file $auth, so that it does not show in `ps`.
 post() {
   if command -v curl >/dev/null 2>&1; then
     curl -sS -o /dev/null -w '%{http_code}' --connect-timeout 1 --max-time "$3" -X POST \
-      -H @"$auth" -H 'Content-Type: application/json' -H "$4" \
+      -H @"$auth" -H 'Content-Type: application/json' -H "$4" ${5:+-H} ${5:+"$5"} \
       --data-binary @- "$url$1" <"$2"
   elif command -v wget >/dev/null 2>&1; then
     wget -S -O /dev/null -T "$3" -t 1 --header="Authorization: Bearer $MEMORY_BANK_API_KEY" \
-      --header='Content-Type: application/json' --header="$4" --post-file="$2" "$url$1" 2>&1 |
+      --header='Content-Type: application/json' --header="$4" ${5:+"--header=$5"} --post-file="$2" "$url$1" 2>&1 |
       awk '$1 ~ /^HTTP\// { code = $2 } END { print code ? code : "000" }'
   else
     echo 000
   fi
 }
 
-# Spooled files are named <stamp>.<idempotency key>.<harness>.json and hold the payload as received;
-# <stamp> (see spool_stamp) makes their names sort in arrival order.
-parse_name() {
-  fkey=${1##*/} && fkey=${fkey#*.}
-  fharness=${fkey#*.} && fharness=${fharness%.json}
-  fkey=${fkey%%.*}
-}
+# Spooled files are named <stamp>.<idempotency key>.<harness>[.<project>].json and hold the payload
+# as received; <stamp> (see spool_stamp) makes their names sort in arrival order, <project> is the
+# Memory-Bank-Project header the event had (percent-encoded: no dot, no slash).
 
 # Nanoseconds since the epoch: hooks fire several times a second, and spooled events must
 # drain in the order they happened. date +%N where date has it (GNU), else perl's clock
@@ -74,11 +72,12 @@ batch_body() {
       if (length(buf) > 1048576) { print file > list; return } # refused by the service anyway: let it go
       if (bytes + length(buf) > 8000000) { full = 1; return }
       at = part[1] ~ /^[0-9]+$/ ? (length(part[1]) >= 16 ? substr(part[1], 1, length(part[1]) - 6) : part[1]) : ""
-      printf "%s{\"harness\":\"%s\",\"idempotency_key\":\"%s\",%s\"payload\":%s}", (bytes ? "," : ""), part[3], part[2], (at == "" ? "" : "\"occurred_at\":" at ","), buf
+      project = parts == 5 && part[4] ~ /^[A-Za-z0-9_~%-]+$/ ? "\"project\":\"" part[4] "\"," : ""
+      printf "%s{\"harness\":\"%s\",\"idempotency_key\":\"%s\",%s%s\"payload\":%s}", (bytes ? "," : ""), part[3], part[2], (at == "" ? "" : "\"occurred_at\":" at ","), project, buf
       print file > list
       bytes += length(buf) + 100
     }
-    FNR == 1 { flush(); if (full) exit; file = FILENAME; name = file; sub(/.*\//, "", name); split(name, part, "."); buf = "" }
+    FNR == 1 { flush(); if (full) exit; file = FILENAME; name = file; sub(/.*\//, "", name); parts = split(name, part, "."); buf = "" }
     { buf = buf $0 "\n" }
     END { if (!full) flush() }
   ' "$@"
@@ -216,10 +215,18 @@ else
 fi
 [ -s "$tmp" ] || exit 0
 
+# The event's project (project.sh, beside this script): the same for every harness and checkout
+# of one repository. Without project.sh, none: the service takes the payload's directory.
+project=
+here=${0%/*}
+[ "$here" != "$0" ] && [ -r "$here/project.sh" ] && . "$here/project.sh" && project_of "$tmp"
+
 # Spools the payload (temp file + mv = atomic), keeping at most $max files, oldest dropped.
 spool_payload() {
   [ $(($(wc -c <"$tmp"))) -le 1048576 ] || return 0 # over 1 MiB the service refuses it anyway
-  mv "$tmp" "$spool/$stamp.$key.$harness.json" || return 0
+  name=$stamp.$key.$harness
+  [ -z "$project" ] || [ ${#project} -gt 180 ] || name=$name.$project # a file name holds 255 bytes
+  mv "$tmp" "$spool/$name.json" || return 0
   set -- "$spool"/*.json # oldest first: names start with the stamp
   drop=$(($# - max))
   for f; do
@@ -244,7 +251,7 @@ if [ -f "$1" ]; then
 fi
 
 printf 'Authorization: Bearer %s\n' "$MEMORY_BANK_API_KEY" >"$auth"
-code=$(post "/v1/hooks/$harness" "$tmp" 3 "Idempotency-Key: $key")
+code=$(post "/v1/hooks/$harness" "$tmp" 3 "Idempotency-Key: $key" "${project:+Memory-Bank-Project: $project}")
 [ -z "${MEMORY_BANK_DEBUG:-}" ] || echo "forward.sh: POST $url/v1/hooks/$harness → HTTP $code"
 case $code in
   2??) ;;                       # delivered

@@ -16,7 +16,7 @@ case " $* " in
 esac
 
 mkdir -p "$dest"
-for script in forward.sh recall.sh; do
+for script in forward.sh recall.sh project.sh; do
   cp "$here/$script" "$dest/$script.new"
   chmod 755 "$dest/$script.new"
   mv "$dest/$script.new" "$dest/$script"

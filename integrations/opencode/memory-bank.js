@@ -13,6 +13,12 @@
 // POST /v1/recall for the memories to add, waiting at most 1.5 s, and appends what it got to the
 // system prompt of the session's model calls (experimental.chat.system.transform). The key needs
 // memory:read and hooks:write; without memory:read it recalls nothing and forwards as before.
+//
+// Project (docs/hooks.md#project-identity): every event and recall names the project as forward.sh
+// does — $MEMORY_BANK_PROJECT, else the git remote `origin` of OpenCode's directory without its
+// credentials, else the repository's root (each git call cut off after 300 ms) — so "last time in
+// this project" finds the same repository's sessions from any harness or checkout.
+import { execFile } from 'node:child_process';
 import { link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -56,14 +62,16 @@ async function post(path, body, headers, ms) {
 const RECALL_TIMEOUT_MS = 1500;
 const RECALL_KEPT = 5; // the last recalls of a session stay in its system prompt
 
-/** The context POST /v1/recall gives for a session, or '' (slow, down, refused: nothing). */
-async function recall(body) {
+/** The context POST /v1/recall gives for a session of `project` (a promise), or '' (slow, down, refused: nothing). */
+async function recall(body, project) {
   try {
+    const signal = AbortSignal.timeout(RECALL_TIMEOUT_MS); // the project's look-up counts too
+    const known = await project;
     const response = await fetch(`${BASE}/v1/recall`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ harness: HARNESS, ...body }),
-      signal: AbortSignal.timeout(RECALL_TIMEOUT_MS),
+      body: JSON.stringify({ harness: HARNESS, ...body, ...(known ? { project: encodeProject(known) } : {}) }),
+      signal,
     });
     if (response.status !== 200) {
       await response.arrayBuffer().catch(() => {});
@@ -76,25 +84,62 @@ async function recall(body) {
   }
 }
 
+const GIT_TIMEOUT_MS = 300;
+
+/** git's one-line answer in `dir` ('' when it has none), and whether it was cut off. Never throws. */
+const git = (dir, args) =>
+  new Promise((resolve) => {
+    const env = { ...process.env };
+    for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR']) delete env[name];
+    try {
+      execFile('git', ['-C', dir, ...args], { timeout: GIT_TIMEOUT_MS, env, windowsHide: true }, (error, stdout) =>
+        resolve(error ? { out: '', slow: Boolean(error.killed) } : { out: String(stdout).trim(), slow: false }),
+      );
+    } catch {
+      resolve({ out: '', slow: false });
+    }
+  });
+
+/** A remote without its scheme and credentials (the service finishes the spelling); a local path stays a path. */
+const withoutCredentials = (remote) => {
+  const text = remote.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const host = text.split('/', 1)[0];
+  return host.includes('@') ? text.slice(host.lastIndexOf('@') + 1) : text;
+};
+
+/** The project of `dir` (see above), or undefined: then the service takes the directory. */
+async function projectOf(dir) {
+  if (process.env.MEMORY_BANK_PROJECT) return process.env.MEMORY_BANK_PROJECT;
+  if (!dir) return undefined;
+  const remote = await git(dir, ['remote', 'get-url', 'origin']);
+  if (remote.out) return withoutCredentials(remote.out);
+  if (remote.slow) return undefined;
+  return (await git(dir, ['rev-parse', '--show-toplevel'])).out || undefined;
+}
+
+/** Every byte but A-Z a-z 0-9 _ ~ - as %XX, as forward.sh writes it: a header value, and part of a spool file name. */
+const encodeProject = (project) =>
+  [...Buffer.from(project, 'utf8')].map((byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+
 const permanent = (status) => [400, 413, 415, 422].includes(status);
 
-async function deliver(payload) {
+async function deliver(payload, stamp, project) {
   const key = crypto.randomUUID().replaceAll('-', '');
-  const stamp = spoolStamp(); // when the event happened: its spool name, its order and its occurred_at
   const body = JSON.stringify(payload);
+  const encoded = project ? encodeProject(project) : '';
   // Older events wait in the spool: this one queues behind them, so the ledger keeps their order.
   if ((await spooledNames()).length > 0) {
-    await spool(stamp, key, body);
+    await spool(stamp, key, body, encoded);
     return drain();
   }
   let status = 0;
   try {
-    status = await post(`/v1/hooks/${HARNESS}`, body, { 'idempotency-key': key }, 3000);
+    status = await post(`/v1/hooks/${HARNESS}`, body, { 'idempotency-key': key, ...(encoded ? { 'memory-bank-project': encoded } : {}) }, 3000);
   } catch {
     // unreachable or timed out: spooled below
   }
   if (status >= 200 && status < 300) return drain();
-  if (!permanent(status)) return spool(stamp, key, body);
+  if (!permanent(status)) return spool(stamp, key, body, encoded);
 }
 
 const spooledNames = async () => (await readdir(SPOOL).catch(() => [])).filter((n) => n.endsWith('.json')).sort();
@@ -107,11 +152,12 @@ function spoolStamp() {
   return String(lastStamp);
 }
 
-/** One file per event, named like forward.sh's: <stamp>.<key>.opencode.json (temp file + rename). */
-async function spool(stamp, key, body) {
+/** One file per event, named like forward.sh's: <stamp>.<key>.opencode[.<project>].json (temp file + rename). */
+async function spool(stamp, key, body, project) {
   if (body.length > 1024 * 1024) return;
   await mkdir(SPOOL, { recursive: true, mode: 0o700 });
-  const name = `${stamp}.${key}.${HARNESS}.json`;
+  // A file name holds 255 bytes: a longer project is left to the service (the directory).
+  const name = `${stamp}.${key}.${HARNESS}${project && project.length <= 180 ? `.${project}` : ''}.json`;
   const temp = join(SPOOL, `.in.${key}`);
   await writeFile(temp, body, { mode: 0o600 });
   await rename(temp, join(SPOOL, name));
@@ -181,7 +227,9 @@ async function drain() {
         const sent = [];
         let bytes = 16;
         for (const name of (await spooledNames()).slice(0, 256)) {
-          const [stamp, key, harness] = name.split('.');
+          const parts = name.split('.');
+          const [stamp, key, harness] = parts;
+          const project = parts.length === 5 && /^[A-Za-z0-9_~%-]+$/.test(parts[3]) ? parts[3] : undefined;
           const text = await readFile(join(SPOOL, name), 'utf8').catch(() => '');
           let payload;
           try {
@@ -192,7 +240,7 @@ async function drain() {
           }
           if (bytes + text.length > 8_000_000) break;
           const occurredAt = /^\d{16,}$/.test(stamp) ? Number(stamp.slice(0, -6)) : undefined; // ns → ms
-          events.push({ harness, idempotency_key: key, occurred_at: occurredAt, payload });
+          events.push({ harness, idempotency_key: key, occurred_at: occurredAt, ...(project ? { project } : {}), payload });
           sent.push(name);
           bytes += text.length + 100;
         }
@@ -215,11 +263,15 @@ async function drain() {
 
 export const MemoryBank = async ({ directory } = {}) => {
   if (!KEY) return {};
+  const project = projectOf(directory).catch(() => undefined);
 
-  // Fire and forget: nothing here is awaited by OpenCode, and nothing escapes.
+  // Fire and forget: nothing here is awaited by OpenCode, and nothing escapes. Stamped now, sent
+  // once the project is known (events keep their order: they wait for the same promise).
   const send = (payload) => {
     try {
-      deliver({ time: Date.now(), directory, ...payload }).catch(() => {});
+      const stamp = spoolStamp(); // when the event happened: its spool name, its order and its occurred_at
+      const time = Date.now();
+      project.then((known) => deliver({ time, directory, ...payload }, stamp, known)).catch(() => {});
     } catch {
       // never throw into OpenCode
     }
@@ -247,7 +299,7 @@ export const MemoryBank = async ({ directory } = {}) => {
   const recallPrompt = (sessionID, text) => {
     if (!sessionID || !text) return;
     const earlier = pendingRecall.get(sessionID);
-    const next = recall({ session_id: sessionID, trigger: 'prompt', prompt: text.slice(0, 8000), ...(directory ? { cwd: directory } : {}) });
+    const next = recall({ session_id: sessionID, trigger: 'prompt', prompt: text.slice(0, 8000), ...(directory ? { cwd: directory } : {}) }, project);
     remember(pendingRecall, sessionID, earlier ? Promise.all([earlier, next]).then((texts) => texts.filter(Boolean).join('\n\n')) : next);
   };
 
@@ -291,7 +343,7 @@ export const MemoryBank = async ({ directory } = {}) => {
         const waits = [];
         if (!recalled.has(sessionID)) {
           remember(recalled, sessionID, []);
-          waits.push(recall({ session_id: sessionID, trigger: 'session_start', ...(directory ? { cwd: directory } : {}) }));
+          waits.push(recall({ session_id: sessionID, trigger: 'session_start', ...(directory ? { cwd: directory } : {}) }, project));
         }
         if (pendingRecall.has(sessionID)) {
           waits.push(pendingRecall.get(sessionID));

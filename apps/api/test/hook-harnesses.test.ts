@@ -5,11 +5,13 @@
  * the events it should (kinds, roles, tool calls paired with their results, unknown events
  * kept as lifecycle ones); the recall hook answers in the harness's own output shape, with
  * only the caller's memories; and a session recorded through one harness is "last time in
- * this project" for another in the same repository.
+ * this project" for another in the same repository — the same directory, or another checkout
+ * of the same git remote named by the client (Memory-Bank-Project).
  */
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectDirectory } from '../src/hooks/adapters/shared';
+import { projectKey } from '../src/hooks/project';
 import type { Harness } from '../src/hooks/types';
 import { fixture, newSessionId } from './support/hooks';
 import { bodyOf, expectStatus } from './support/http';
@@ -250,6 +252,74 @@ describe('one project across harnesses', () => {
     const kimi = await ana.api.post('/v1/hooks/kimi/recall', { body: payload('kimi', 'user-prompt-submit', newSessionId(), repository, { prompt: ROLLING_PROMPT }) });
     expect(kimi.text).toContain('Last time in this project');
     expect(kimi.text).toContain(asked);
+  });
+
+  it('recalls a session of one checkout in another checkout of the same remote, by the project the client names', async () => {
+    const cursorSession = newSessionId();
+    const checkoutA = { path: '/home/ana/work/storefront', project: 'git@github.com:Acme/Storefront.git' };
+    const checkoutB = { path: '/srv/ana/storefront-review', project: encodeURIComponent('https://ana:ghp_notarealtoken@github.com/acme/storefront/') };
+    for (const name of ['session-start', 'before-submit-prompt', 'after-agent-response']) {
+      const body = payload('cursor', name, cursorSession, checkoutA.path);
+      expectStatus(await ana.api.post('/v1/hooks/cursor', { body, headers: { 'memory-bank-project': checkoutA.project } }), 202);
+    }
+    const asked = "- You asked: The checkout test fails with 'Cannot find module express'. Can you fix it?";
+
+    // Another harness, another checkout, the same remote spelled otherwise: the same project.
+    const inB = await ana.api.post('/v1/hooks/gemini-cli/recall', {
+      body: payload('gemini-cli', 'session-start', newSessionId(), checkoutB.path),
+      headers: { 'memory-bank-project': checkoutB.project },
+    });
+    expectStatus(inB, 200);
+    expect(inB.text).toContain('Last time in this project');
+    expect(inB.text).toContain(asked);
+    expect(inB.text).not.toContain('ghp_notarealtoken');
+
+    // The same checkout without a project (an older forwarder): its directory is its project, another one.
+    const unnamed = await jsonRecall('gemini-cli', payload('gemini-cli', 'session-start', newSessionId(), checkoutB.path));
+    expect(JSON.stringify(unnamed)).not.toContain(asked);
+
+    // A batch item names its project as the header does; postRecall takes it in the body.
+    const spooled = newSessionId();
+    const batch = bodyOf(
+      await ana.api.post('/v1/hooks/batch', {
+        body: { events: [{ harness: 'cline', project: checkoutB.project, payload: payload('cline', 'user-prompt-submit', spooled, checkoutB.path, { userPromptSubmit: { prompt: 'Which region deploys first?', attachments: [] } }) }] },
+      }),
+      200,
+    );
+    expect(batch.results[0]!.status).toBe(202);
+    const recalled = bodyOf(await ana.api.post('/v1/recall', { body: { harness: 'kilo', session_id: `ses_${newSessionId()}`, trigger: 'session_start', cwd: '/elsewhere', project: 'github.com/ACME/storefront' } }), 200);
+    expect(recalled.last_session?.prompt).toBe('Which region deploys first?');
+
+    // Only the caller's own sessions: a colleague naming the same project finds none of Ana's.
+    const theirs = await colleague.api.post('/v1/hooks/gemini-cli/recall', {
+      body: payload('gemini-cli', 'session-start', newSessionId(), checkoutB.path),
+      headers: { 'memory-bank-project': checkoutA.project },
+    });
+    expectStatus(theirs, 200);
+    expect(theirs.text).not.toContain('Last time in this project');
+  });
+
+  it('spells a git remote one way, a path as a directory, and hashes what is too long', () => {
+    for (const [given, expected] of [
+      ['git@github.com:Acme/App.git', 'github.com/acme/app'],
+      ['https://github.com/acme/App', 'github.com/acme/app'],
+      ['https://github.com/acme/App/', 'github.com/acme/app'],
+      ['ssh://git@github.com:22/acme/app.git', 'github.com/acme/app'],
+      ['https://ana:tok3n@GitLab.example.com:8443/group/sub/app.git', 'gitlab.example.com/group/sub/app'],
+      ['github.com%3AAcme%2FApp%2Egit', 'github.com/acme/app'],
+      ['/home/ana/shop/', '/home/ana/shop'],
+      ['%2Fhome%2Fana%2Fmy%20shop', '/home/ana/my shop'],
+      ['file:///srv/git/app.git', '/srv/git/app.git'],
+    ] as const) {
+      expect(projectKey(given, '/somewhere/else'), given).toBe(expected);
+    }
+    expect(projectKey(undefined, '/home/ana/shop')).toBe('/home/ana/shop');
+    expect(projectKey('   ', '/home/ana/shop')).toBe('/home/ana/shop');
+    expect(projectKey('line\nbreak', '/home/ana/shop')).toBe('/home/ana/shop');
+    expect(projectKey(undefined, undefined)).toBeUndefined();
+    const deep = `/home/ana/${'very-long-directory-name/'.repeat(30)}shop`;
+    expect(projectKey(deep, undefined)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(projectKey(deep, undefined)).toBe(projectKey(undefined, deep));
   });
 
   it('spells a directory the same way for every harness', () => {

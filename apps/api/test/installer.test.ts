@@ -5,7 +5,9 @@
  * the backup kept). The MCP configuration it prints names MEMORY_BANK_API_KEY and never the key,
  * and no file it writes holds the key. Then the Claude Code plugin's files, and the installed
  * hooks of Gemini CLI, Cursor, Kimi, Cline, Factory Droid, Copilot CLI and Kilo (its plugin, loaded
- * as OpenCode loads one) run against the real service, and with it down or hung.
+ * as OpenCode loads one) run against the real service, and with it down or hung; and in real git
+ * checkouts, a session of one harness in one checkout is "last time in this project" for
+ * another harness in another checkout of the same remote.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -474,6 +476,135 @@ describe.runIf(served('gemini-cli') && served('cursor'))('installed hooks agains
         }
       }
     });
+  });
+});
+
+describe.runIf(served('gemini-cli') && served('cursor') && served('kilo'))('one project across checkouts of a git remote, as installed', () => {
+  let server: TestServer;
+  let user: TestUser;
+  let home: string;
+  let env: Record<string, string>;
+  const dirs: Record<'a' | 'b' | 'sub' | 'plain' | 'other', string> = { a: '', b: '', sub: '', plain: '', other: '' };
+  beforeAll(async () => {
+    server = await startTestServer();
+    user = (await createTenant(server.services, server.url, 'Checkouts org')).owner;
+    home = freshHome();
+    for (const harness of ['cursor', 'gemini-cli', 'kilo']) install(home, harness);
+    env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key };
+    // Two checkouts of one repository, its remote spelled two ways; two directories without git.
+    const root = freshHome();
+    const git = (...args: string[]) => expect(spawnSync('git', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, encoding: 'utf8' }).status).toBe(0);
+    for (const [name, remote] of [['checkout-a', 'git@github.com:Acme/App.git'], ['review/checkout-b', 'https://github.com/acme/App']] as const) {
+      const dir = join(root, name);
+      mkdirSync(dir, { recursive: true });
+      git('init', '-q', dir);
+      git('-C', dir, 'remote', 'add', 'origin', remote);
+    }
+    dirs.a = join(root, 'checkout-a');
+    dirs.b = join(root, 'review/checkout-b');
+    dirs.sub = join(dirs.b, 'src');
+    dirs.plain = join(root, 'scratch');
+    dirs.other = join(root, 'other-scratch');
+    for (const dir of [dirs.sub, dirs.plain, dirs.other]) mkdirSync(dir, { recursive: true });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  /** A Cursor session in `dir` through the installed forwarder: its start, a prompt and the reply. */
+  async function cursorSession(dir: string, prompt: string, url = server.url) {
+    const conversationId = newSessionId();
+    const forward = (json(join(home, '.cursor/hooks.json')).hooks.sessionStart as { command: string }[])[0]!.command;
+    for (const [name, changes] of [['session-start', {}], ['before-submit-prompt', { prompt }], ['after-agent-response', { text: `Done: ${prompt}` }]] as const) {
+      const run = await runHook(home, forward, fixture('cursor', name, { conversation_id: conversationId, workspace_roots: [dir], ...changes }), { ...env, MEMORY_BANK_URL: url });
+      expect(run).toEqual({ code: 0, stdout: '' });
+    }
+    return conversationId;
+  }
+
+  /** What Gemini CLI's installed SessionStart recall adds in `dir`. */
+  async function geminiStart(dir: string): Promise<string> {
+    const recall = commandsOf(json(join(home, '.gemini/settings.json')).hooks.SessionStart).find((c) => c.includes('recall.sh'))!;
+    const run = await runHook(home, recall, fixture('gemini-cli', 'session-start', { session_id: newSessionId(), cwd: dir }), env);
+    expect(run.code).toBe(0);
+    return (JSON.parse(run.stdout) as { hookSpecificOutput?: { additionalContext: string } }).hookSpecificOutput?.additionalContext ?? '';
+  }
+
+  it('a Cursor session in checkout A is "last time in this project" for Gemini CLI in checkout B, and for Kilo’s plugin in a subdirectory of B', async () => {
+    const prompt = 'Wire the coupon field into the checkout form';
+    await cursorSession(dirs.a, prompt);
+    const { workstreams } = bodyOf(await user.api.get('/v1/workstreams'), 200);
+    // The remote is the project; the directory is kept as it was.
+    expect(workstreams.find((w) => w.harness === 'cursor')).toMatchObject({ cwd: dirs.a, project: 'github.com/acme/app' });
+
+    const context = await geminiStart(dirs.b);
+    expect(context).toContain('Last time in this project');
+    expect(context).toContain(`- You asked: ${prompt}`);
+
+    const saved = { ...process.env };
+    Object.assign(process.env, { ...env, MEMORY_BANK_SPOOL: join(home, 'kilo-spool') });
+    try {
+      const module = (await import(`${pathToFileURL(join(home, '.config/kilo/plugin/memory-bank.js')).href}?checkouts`)) as {
+        MemoryBank: (input: { directory: string }) => Promise<Record<string, (...args: unknown[]) => Promise<void>>>;
+      };
+      const hooks = await module.MemoryBank({ directory: dirs.sub });
+      const output = { system: ['You are Kilo.'] };
+      await hooks['experimental.chat.system.transform']!({ sessionID: `ses_${newSessionId()}` }, output);
+      expect(output.system[0]).toContain('Last time in this project');
+      expect(output.system[0]).toContain(`- You asked: ${prompt}`);
+    } finally {
+      for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
+        if (saved[name] === undefined) delete process.env[name];
+        else process.env[name] = saved[name];
+      }
+    }
+  });
+
+  it('an event spooled while the service was down keeps its project, and lands with it', async () => {
+    const prompt = 'Split the checkout form into steps';
+    await cursorSession(dirs.b, prompt, 'http://127.0.0.1:9');
+    const spool = join(home, '.memory-bank/spool');
+    const spooled = readdirSync(spool).filter((name) => name.endsWith('.json'));
+    expect(spooled.length).toBeGreaterThan(0);
+    // Named with the project it would have been sent with (the remote, without its scheme).
+    for (const name of spooled) expect(name).toMatch(/\.cursor\.github%2Ecom%2Facme%2FApp\.json$/);
+
+    // The next event finds the spool and a background drainer sends it all; wait for the spool to empty.
+    await cursorSession(dirs.plain, 'Anything, to wake the drainer');
+    const deadline = Date.now() + 10_000;
+    while (readdirSync(spool).some((name) => name.endsWith('.json')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(readdirSync(spool).filter((name) => name.endsWith('.json'))).toEqual([]);
+    expect(await geminiStart(dirs.a)).toContain(`- You asked: ${prompt}`);
+  });
+
+  it('a directory without git is its own project: the same path finds its last session, another does not', async () => {
+    const prompt = 'Sketch the scratch notes for the release';
+    await cursorSession(dirs.other, prompt);
+    expect(await geminiStart(dirs.other)).toContain(`- You asked: ${prompt}`);
+    const { workstreams } = bodyOf(await user.api.get('/v1/workstreams?harness=cursor'), 200);
+    expect(workstreams[0]).toMatchObject({ cwd: dirs.other, project: dirs.other });
+    const elsewhere = await geminiStart(join(dirs.other, '..', 'checkout-a'));
+    expect(elsewhere).not.toContain(prompt);
+  });
+
+  it('a git that hangs costs the hooks at most its cut-off: the forwarder still delivers, recall still answers within 1.5 s', async () => {
+    const bin = freshHome();
+    writeFileSync(join(bin, 'git'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    const hungGit = { ...env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    const forward = (json(join(home, '.cursor/hooks.json')).hooks.beforeSubmitPrompt as { command: string }[])[0]!.command;
+    const conversationId = newSessionId();
+    let started = performance.now();
+    const run = await runHook(home, forward, fixture('cursor', 'before-submit-prompt', { conversation_id: conversationId, workspace_roots: [dirs.a] }), hungGit);
+    expect(run).toEqual({ code: 0, stdout: '' });
+    expect(performance.now() - started).toBeLessThan(1500);
+    const recall = commandsOf(json(join(home, '.gemini/settings.json')).hooks.SessionStart).find((c) => c.includes('recall.sh'))!;
+    started = performance.now();
+    const answered = await runHook(home, recall, fixture('gemini-cli', 'session-start', { session_id: newSessionId(), cwd: dirs.a }), hungGit);
+    expect(answered.code).toBe(0);
+    expect(JSON.parse(answered.stdout)).toBeTypeOf('object');
+    expect(performance.now() - started).toBeLessThan(1500);
+    const { workstreams } = bodyOf(await user.api.get('/v1/workstreams'), 200);
+    expect(workstreams.some((w) => w.native_session_id === conversationId)).toBe(true);
   });
 });
 

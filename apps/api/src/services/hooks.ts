@@ -9,6 +9,7 @@ import { canonicalJson, sha256Hex } from '../hooks/canonical';
 import { RECALL_RECORD_KEY, isRecallRecord, recallAdapter, recallPayload, type RecallRecord } from '../hooks/adapters/recall';
 import { parseTimestamp } from '../hooks/adapters/text';
 import { ledgerFields } from '../hooks/ledger';
+import { projectKey } from '../hooks/project';
 import type { Sanitizer } from '../hooks/sanitize';
 import { AdapterError, type Harness, type HarnessAdapter, type HookPayload } from '../hooks/types';
 import { HOOK_LIMITS, IDEMPOTENCY_LIMITS } from '../limits';
@@ -26,6 +27,12 @@ export interface HookDelivery {
    * sends it later), used when the payload itself carries no time. Epoch s/ms or ISO 8601.
    */
   occurredAt?: string | number;
+  /**
+   * The client's project (the Memory-Bank-Project header, a batch item's `project`):
+   * percent-encoded or plain. A grouping key among the caller's own sessions, never an
+   * authority; unreadable, it is ignored and the directory decides (hooks/project.ts).
+   */
+  project?: string;
 }
 
 /** Where a delivery landed in the ledger. */
@@ -83,6 +90,11 @@ function countRecorded(drafts: readonly EventDraft[][], outcomes: readonly { eve
 }
 
 export function createHookIngestService({ db, clock, sanitizer, onSealNeeded, onRecorded }: HookIngestDeps) {
+  /** The session's project key (hooks/project.ts); what the client sent is sanitized like a payload. */
+  function projectOf(clientProject: string | undefined, cwd: string | undefined): string | undefined {
+    return projectKey(clientProject, cwd, (sent) => sanitizer.sanitize(sent).value);
+  }
+
   /** Sanitize → adapt → hash: everything before the database, for one delivery (or one of Memory Bank's own records). */
   function prepare(delivery: HookDelivery, receivedAt: Date, path: string, ownRecord?: HarnessAdapter): PreparedEvent {
     const { payload, harness } = delivery;
@@ -134,7 +146,7 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded, on
     // The payload's own time first (it knows best), then the client's, then arrival.
     const occurredAt = adapted.occurredAt && Number.isFinite(adapted.occurredAt.getTime()) ? adapted.occurredAt : (clientTime ?? receivedAt);
     return {
-      session: { harness, nativeSessionId: adapted.nativeSessionId, ...adapted.session },
+      session: { harness, nativeSessionId: adapted.nativeSessionId, ...adapted.session, project: projectOf(delivery.project, adapted.session.cwd) },
       draft: {
         eventId: delivery.idempotencyKey ?? adapted.naturalKey ?? `sha256:${payloadSha256}`,
         ...ledgerFields(adapted),
@@ -193,6 +205,8 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded, on
   });
 
   return {
+    projectOf,
+
     /** One delivery: sanitized, adapted, appended. Throws AppError (400/413) for payloads it cannot take. */
     async ingest(principal: Principal, delivery: HookDelivery): Promise<HookReceipt> {
       const event = prepare(delivery, clock.now(), '(body)');
@@ -206,11 +220,13 @@ export function createHookIngestService({ db, clock, sanitizer, onSealNeeded, on
      */
     async recordRecall(
       principal: Principal,
-      session: { harness: Harness; nativeSessionId: string; cwd?: string },
+      session: { harness: Harness; nativeSessionId: string; cwd?: string; project?: string },
       record: RecallRecord,
     ): Promise<{ receipt: HookReceipt; stored: RecallRecord }> {
       const delivery = { harness: session.harness, payload: recallPayload(session.nativeSessionId, record, session.cwd), idempotencyKey: `recall:${randomUUID()}` };
       const event = prepare(delivery, clock.now(), '(recall)', recallAdapter);
+      // The recall's project is a key already (projectOf): kept as it is, for a session this recall may open.
+      if (session.project !== undefined) event.session.project = session.project;
       const receipt = await singles.submit(commitGroup(principal), { principal, event });
       const stored = (JSON.parse(event.draft.payload) as Record<string, unknown>)[RECALL_RECORD_KEY] as RecallRecord;
       return { receipt, stored };

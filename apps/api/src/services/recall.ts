@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { HARNESS_ADAPTERS } from '../hooks/adapters';
 import { idsInRecallHead, type RecallTrigger } from '../hooks/adapters/recall';
 import { projectDirectory } from '../hooks/adapters/shared';
+import { repositoryOfProject } from '../hooks/project';
 import { RECALL_SHAPES } from '../hooks/recall-outputs';
 import type { HookIngestService, HookReceipt } from './hooks';
 import { AdapterError, type HookPayload } from '../hooks/types';
@@ -23,6 +24,8 @@ export interface RecallRequest {
   /** The user's prompt (trigger `prompt`). */
   prompt?: string;
   cwd?: string;
+  /** The client's project (hooks/project.ts); without it, `cwd` is the project. */
+  project?: string;
   repository?: string;
   /** At most this many characters (never more than the key's budget). */
   maxChars?: number;
@@ -48,7 +51,7 @@ export interface RecallResult {
 
 export type RecallService = ReturnType<typeof createRecallService>;
 
-/** Previous sessions in the same directory looked at for the "last time" note. */
+/** Previous sessions of the same project looked at for the "last time" note. */
 const PREVIOUS_SESSIONS = 3;
 /** Of the previous exchange, this much goes into the session-start query. */
 const QUERY_EXCHANGE_CHARS = 300;
@@ -59,9 +62,9 @@ export function createRecallService(
   { db, clock }: ServiceDeps,
   { memory, hooks, memoryUse }: { memory: MemoryService; hooks: HookIngestService; memoryUse: MemoryUseService },
 ) {
-  /** The latest earlier session in `cwd` that has a prompt or a reply: the "last time" note. */
-  async function lastSessionIn(scope: OwnerScope, cwd: string, current: { harness: Harness; nativeSessionId: string }): Promise<LastSessionNote | null> {
-    const previous = await findPreviousSessions(db, scope, { cwd, except: current, limit: PREVIOUS_SESSIONS });
+  /** The latest earlier session of `project` that has a prompt or a reply: the "last time" note. */
+  async function lastSessionIn(scope: OwnerScope, project: string, current: { harness: Harness; nativeSessionId: string }): Promise<LastSessionNote | null> {
+    const previous = await findPreviousSessions(db, scope, { project, except: current, limit: PREVIOUS_SESSIONS });
     for (const session of previous) {
       const exchange = await findLastExchange(db, scope, session.workstreamId, RECALL_LIMITS.exchangeReadChars);
       if (exchange.length === 0) continue;
@@ -74,9 +77,10 @@ export function createRecallService(
     return null;
   }
 
-  /** What a session start is about: the repository (or directory) name and where the last session left off. */
-  function projectQuery(request: RecallRequest, note: LastSessionNote | null): string {
-    const parts = [request.repository, request.cwd === undefined ? undefined : lastSegment(request.cwd), note?.prompt, note?.reply];
+  /** What a session start is about: the repository's and the directory's names and where the last session left off. */
+  function projectQuery(request: RecallRequest, project: string | undefined, note: LastSessionNote | null): string {
+    const names = [request.repository, project === undefined ? undefined : repositoryOfProject(project), request.cwd === undefined ? undefined : lastSegment(request.cwd)];
+    const parts = [...new Set(names), note?.prompt, note?.reply];
     return parts
       .filter((part): part is string => typeof part === 'string' && part !== '')
       .map((part) => truncateText(part, QUERY_EXCHANGE_CHARS, '').text)
@@ -95,6 +99,8 @@ export function createRecallService(
     const mayOpen = sessionStart || request.opensSession === true;
     // Every harness's directory spelled the same way, as the adapters store it.
     const cwd = request.cwd === undefined ? undefined : projectDirectory(request.cwd);
+    // The same key the session's hook events are stored under (hooks.projectOf).
+    const project = hooks.projectOf(request.project, cwd);
 
     // The session's past recalls decide what is new; a prompt's search does not wait for
     // them, nor does a session start's look at the previous session (the note, said once
@@ -103,17 +109,17 @@ export function createRecallService(
     const [recalls, promptMatches, lastTime, pinnedNow] = await Promise.all([
       findSessionRecalls(db, scope, session),
       sessionStart ? null : search(request.prompt ?? ''),
-      sessionStart && cwd ? lastSessionIn(scope, cwd, session) : null,
+      sessionStart && project ? lastSessionIn(scope, project, session) : null,
       mayOpen ? findPinnedMemories(db, scope, { now, limit: RECALL_LIMITS.pinned }) : [],
     ]);
     const shown = new Set(recalls.heads.flatMap(idsInRecallHead));
     const firstRecall = recalls.heads.length === 0;
     // A prompt opening the session brings the pins only as the session's first recall.
     const pinned = sessionStart || firstRecall ? pinnedNow : [];
-    const previous = sessionStart ? lastTime : firstRecall && cwd ? await lastSessionIn(scope, cwd, session) : null;
+    const previous = sessionStart ? lastTime : firstRecall && project ? await lastSessionIn(scope, project, session) : null;
     const note = firstRecall ? previous : null;
     // A session start searches for the project, and for where the last session there left off.
-    const matches = promptMatches ?? (await search(projectQuery(request, previous)));
+    const matches = promptMatches ?? (await search(projectQuery(request, project, previous)));
     // Pinned memories first (at session start), then the matches by relevance, freshness and use.
     const pins = new Set(pinned.map((pin) => pin.id));
     const ranked = rankForRecall(matches.filter((match) => !pins.has(match.id)), now);
@@ -127,7 +133,7 @@ export function createRecallService(
     const composed = composeRecall(fresh.slice(0, freshPins + RECALL_LIMITS.candidates), note, budgetChars);
     const result = { memories: composed.memories, note: composed.note, budgetChars, alreadyShown: candidates.length - fresh.length };
     if (composed.text === '') return { ...result, text: '', recorded: null };
-    const { receipt, stored } = await hooks.recordRecall(principal, { ...session, ...(cwd ? { cwd } : {}) }, {
+    const { receipt, stored } = await hooks.recordRecall(principal, { ...session, ...(cwd ? { cwd } : {}), ...(project ? { project } : {}) }, {
       trigger: request.trigger,
       memory_ids: composed.memories.map((shownMemory) => shownMemory.id),
       text: composed.text,
@@ -142,9 +148,14 @@ export function createRecallService(
 
     /**
      * A recall for a hook payload as the harness gives it to a hook command (SessionStart,
-     * UserPromptSubmit, …): null for an event that is not a moment to recall.
+     * UserPromptSubmit, …) and the client's project: null for an event that is not a moment to recall.
      */
-    async recallForHook(principal: Principal, harness: Harness, payload: HookPayload): Promise<{ eventName: string; result: RecallResult } | null> {
+    async recallForHook(
+      principal: Principal,
+      harness: Harness,
+      payload: HookPayload,
+      project?: string,
+    ): Promise<{ eventName: string; result: RecallResult } | null> {
       let adapted;
       try {
         adapted = HARNESS_ADAPTERS[harness](payload);
@@ -161,6 +172,7 @@ export function createRecallService(
         trigger,
         ...(trigger === 'prompt' ? { prompt: truncateText(adapted.content, RECALL_LIMITS.promptChars, '').text, opensSession: shape.opensOnFirstPrompt } : {}),
         ...(adapted.session.cwd ? { cwd: adapted.session.cwd } : {}),
+        ...(project !== undefined ? { project } : {}),
       });
       return { eventName: adapted.eventName, result };
     },

@@ -508,7 +508,7 @@ export interface paths {
         put?: never;
         /**
          * Recall memories into an agent session
-         * @description What to put into an agent session's context now: your memories (and your org's shared ones) most relevant to the user's prompt, or at session start to the project, each cited by id, plus once per session a note on where the last session in the same directory left off. Within a character budget; memories already recalled into this session are not repeated. Each recall that returns context is recorded in the session's ledger as a `recall` event. Agent hooks call this at session start and on every prompt (docs/hooks.md#recall); to look something up on purpose, use getMemorySearch.
+         * @description What to put into an agent session's context now: your memories (and your org's shared ones) most relevant to the user's prompt, or at session start to the project, each cited by id, plus once per session a note on where the last session in the same project (`project`, else the directory) left off. Within a character budget; memories already recalled into this session are not repeated. Each recall that returns context is recorded in the session's ledger as a `recall` event. Agent hooks call this at session start and on every prompt (docs/hooks.md#recall); to look something up on purpose, use getMemorySearch.
          */
         post: operations["postRecall"];
         delete?: never;
@@ -817,6 +817,8 @@ export interface components {
                 payload?: {
                     [key: string]: unknown;
                 };
+                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+                project?: string;
             }[];
         };
         HookBatchResult: {
@@ -1079,7 +1081,7 @@ export interface components {
             budget_chars: number;
             /** @description The text to add to the model's context, within the budget; empty when there is nothing new to recall. */
             context: string;
-            /** @description The previous session in the same directory, when its note is in `context` (once per session). */
+            /** @description The previous session in the same project, when its note is in `context` (once per session). */
             last_session: {
                 /** Format: date-time */
                 last_event_at: string;
@@ -1128,6 +1130,8 @@ export interface components {
             harness?: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             /** @description At most this many characters of context; never more than the API key's recall budget (default 2000). */
             max_chars?: number;
+            /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+            project?: string;
             /** @description The user's prompt (required for trigger `prompt`), up to 8000 characters. */
             prompt?: string;
             /** @description The repository's name, when the caller knows it (otherwise the directory's name is used). */
@@ -1275,6 +1279,11 @@ export interface components {
             native_session_id: string;
             /** @description Events not yet sealed into a segment. A sealed segment is stored at once, or retried while object storage is down (`pnpm cli doctor` shows what waits). */
             pending_archive: number;
+            /**
+             * @description What recall's "last time in this project" groups the session by: its git remote (`github.com/acme/app`) or repository root as the client named it (Memory-Bank-Project), else its directory.
+             * @example github.com/acme/app
+             */
+            project: string | null;
             transcript_path: string | null;
         };
         WorkstreamEvent: {
@@ -2466,6 +2475,8 @@ export interface operations {
             header?: {
                 /** @description Unique per delivery (1–128 visible ASCII characters); reuse it when retrying. */
                 "idempotency-key"?: string;
+                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+                "memory-bank-project"?: string;
             };
             path: {
                 harness: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
@@ -2581,7 +2592,10 @@ export interface operations {
     postHookRecall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+                "memory-bank-project"?: string;
+            };
             path: {
                 harness: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             };

@@ -59,13 +59,14 @@ export interface PreviousSession {
 }
 
 /**
- * The caller's most recently active sessions in `cwd`, other than the current one, newest
- * first. Read along the owner-activity index, newest first, stopping at `limit`.
+ * The caller's most recently active sessions of `project` (workstreams.project), other than
+ * the current one, newest first: read backwards along workstreams_owner_project
+ * (org_id, user_id, project, last_event_at, id), stopping at `limit`.
  */
 export async function findPreviousSessions(
   ex: Executor,
   scope: OwnerScope,
-  options: { cwd: string; except: { harness: Harness; nativeSessionId: string }; limit: number },
+  options: { project: string; except: { harness: Harness; nativeSessionId: string }; limit: number },
 ): Promise<PreviousSession[]> {
   const query = preparedOn(ex, 'previousSessions', (on) =>
     on
@@ -75,7 +76,7 @@ export async function findPreviousSessions(
         and(
           eq(workstreams.orgId, OWNER.orgId),
           eq(workstreams.userId, OWNER.userId),
-          eq(workstreams.cwd, sql.placeholder('cwd')),
+          eq(workstreams.project, sql.placeholder('project')),
           or(ne(workstreams.harness, sql.placeholder('harness')), ne(workstreams.nativeSessionId, sql.placeholder('session'))),
         ),
       )
@@ -85,7 +86,7 @@ export async function findPreviousSessions(
   return query.execute({
     orgId: scope.orgId,
     userId: scope.userId,
-    cwd: options.cwd,
+    project: options.project,
     harness: options.except.harness,
     session: options.except.nativeSessionId,
     limit: options.limit,

@@ -42,6 +42,8 @@ export interface SessionRef {
   harness: Harness;
   nativeSessionId: string;
   cwd?: string;
+  /** The project key (≤ PROJECT_KEY_MAX characters; the ingest service makes it). */
+  project?: string;
   transcriptPath?: string;
   model?: string;
 }
@@ -177,6 +179,7 @@ async function createWorkstreams(db: Database, scope: OwnerScope, sessions: read
         harness: session.harness,
         nativeSessionId: session.nativeSessionId,
         cwd: cut(session.cwd, 1024),
+        project: session.project ?? null,
         transcriptPath: cut(session.transcriptPath, 1024),
         model: cut(session.model, 128),
         createdAt: options.now,
@@ -513,7 +516,7 @@ async function appendOne(tx: Executor, scope: OwnerScope, session: SessionRef, w
 
 /** The workstream columns an append moves forward. */
 const ADVANCED_COLUMNS = [
-  'lastSequence', 'lastEventAt', 'pendingCount', 'pendingBytes', 'pendingSince', 'sealRequested', 'endedAt', 'cwd', 'transcriptPath', 'model',
+  'lastSequence', 'lastEventAt', 'pendingCount', 'pendingBytes', 'pendingSince', 'sealRequested', 'endedAt', 'cwd', 'project', 'transcriptPath', 'model',
 ] as const satisfies readonly (keyof WorkstreamRow)[];
 
 /** The locked workstream row moved past newly appended events; `sealNow` when a segment should be sealed at once. */
@@ -537,6 +540,7 @@ function advancedRow(session: SessionRef, workstream: WorkstreamRow, appended: r
     endedAt: endsSession ? lastActivity : workstream.endedAt,
     // Facts about the session are kept from the first event that has them.
     cwd: workstream.cwd ?? cut(session.cwd, 1024),
+    project: workstream.project ?? session.project ?? null,
     transcriptPath: workstream.transcriptPath ?? cut(session.transcriptPath, 1024),
     model: workstream.model ?? cut(session.model, 128),
   };

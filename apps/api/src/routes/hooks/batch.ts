@@ -4,7 +4,7 @@ import { problemOf, problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { HOOK_LIMITS } from '../../limits';
 import type { BatchItemResult } from '../../services/hooks';
-import { HarnessSchema, toHookReceiptResponse } from './schemas';
+import { HarnessSchema, ProjectFieldSchema, toHookReceiptResponse } from './schemas';
 
 
 const BatchBody = z
@@ -16,6 +16,7 @@ const BatchBody = z
           // Any JSON here (an item that is not an object is refused alone, the others land); documented as the object it must be.
           payload: z.unknown().openapi({ type: 'object', additionalProperties: true, description: 'The hook payload, as for POST /v1/hooks/{harness} (≤ 1 MiB).' }),
           idempotency_key: z.string().optional().openapi({ description: 'As the Idempotency-Key header of a single post.' }),
+          project: ProjectFieldSchema,
           occurred_at: z
             .union([z.number(), z.string()])
             .optional()
@@ -78,6 +79,7 @@ export function registerPostHooksBatch(app: ApiApp) {
         payload: event.payload,
         ...(event.idempotency_key !== undefined ? { idempotencyKey: event.idempotency_key } : {}),
         ...(event.occurred_at !== undefined ? { occurredAt: event.occurred_at } : {}),
+        ...(event.project !== undefined ? { project: event.project } : {}),
       })),
     );
     return c.json({ results: results.map(toBatchResultResponse) }, 200);

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ApiApp, AppEnv } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
-import { HarnessSchema, HookPayloadSchema, HookReceiptSchema, toHookReceiptResponse } from './schemas';
+import { HarnessSchema, HookPayloadSchema, HookReceiptSchema, ProjectHeaderSchema, toHookReceiptResponse } from './schemas';
 
 /**
  * A hook is `curl --data-binary @-`: whatever content type the sender sets (curl's
@@ -31,6 +31,7 @@ export const postHookRoute = authedRoute(['hooks:write'], {
     params: z.object({ harness: HarnessSchema.openapi({ param: { name: 'harness', in: 'path' } }) }),
     headers: z.object({
       'idempotency-key': z.string().optional().openapi({ description: 'Unique per delivery (1–128 visible ASCII characters); reuse it when retrying.' }),
+      'memory-bank-project': ProjectHeaderSchema,
     }),
     body: { required: true, content: { 'application/json': { schema: HookPayloadSchema } } },
   },
@@ -43,10 +44,12 @@ export const postHookRoute = authedRoute(['hooks:write'], {
 export function registerPostHook(app: ApiApp) {
   app.use(postHookRoute.getRoutingPath(), async (c, next) => (c.req.method === 'POST' ? bodyIsJson(c, next) : next()));
   app.openapi(postHookRoute, async (c) => {
+    const headers = c.req.valid('header');
     const receipt = await c.get('services').hooks.ingest(c.get('principal'), {
       harness: c.req.valid('param').harness,
       payload: c.req.valid('json'),
-      ...(c.req.valid('header')['idempotency-key'] !== undefined ? { idempotencyKey: c.req.valid('header')['idempotency-key'] } : {}),
+      ...(headers['idempotency-key'] !== undefined ? { idempotencyKey: headers['idempotency-key'] } : {}),
+      ...(headers['memory-bank-project'] !== undefined ? { project: headers['memory-bank-project'] } : {}),
     });
     return c.json(toHookReceiptResponse(receipt), 202);
   });

@@ -3,7 +3,7 @@ import type { ApiApp } from '../../http/env';
 import { problemResponses } from '../../http/problems';
 import { authedRoute } from '../../http/route';
 import { RECALL_SHAPES } from '../../hooks/recall-outputs';
-import { HarnessSchema, HookPayloadSchema } from '../hooks/schemas';
+import { HarnessSchema, HookPayloadSchema, ProjectHeaderSchema } from '../hooks/schemas';
 
 /**
  * What the hook prints, in the harness's own shape (hooks/recall-outputs.ts): Claude Code,
@@ -32,6 +32,7 @@ export const postHookRecallRoute = authedRoute(['memory:read', 'hooks:write'], {
   'x-mcp': false,
   request: {
     params: z.object({ harness: HarnessSchema.openapi({ param: { name: 'harness', in: 'path' } }) }),
+    headers: z.object({ 'memory-bank-project': ProjectHeaderSchema }),
     body: { required: true, content: { 'application/json': { schema: HookPayloadSchema } } },
   },
   responses: {
@@ -46,7 +47,7 @@ export const postHookRecallRoute = authedRoute(['memory:read', 'hooks:write'], {
 export function registerPostHookRecall(app: ApiApp) {
   app.openapi(postHookRecallRoute, async (c) => {
     const harness = c.req.valid('param').harness;
-    const recalled = await c.get('services').recall.recallForHook(c.get('principal'), harness, c.req.valid('json'));
+    const recalled = await c.get('services').recall.recallForHook(c.get('principal'), harness, c.req.valid('json'), c.req.valid('header')['memory-bank-project']);
     const output = RECALL_SHAPES[harness].render(recalled?.eventName ?? '', recalled?.result.text ?? '');
     return 'text' in output ? c.text(output.text, 200) : c.json(output.json, 200);
   });

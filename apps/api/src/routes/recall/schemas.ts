@@ -3,6 +3,7 @@ import { HARNESSES } from '@memory-bank/db';
 import type { RecallResult } from '../../services/recall';
 import { RECALL_LIMITS } from '../../limits';
 import { boundedText } from '../memory/schemas';
+import { ProjectFieldSchema } from '../hooks/schemas';
 
 export const RecallBody = z
   .object({
@@ -14,6 +15,7 @@ export const RecallBody = z
     }),
     prompt: boundedText(1, RECALL_LIMITS.promptChars).optional().openapi({ description: `The user's prompt (required for trigger \`prompt\`), up to ${RECALL_LIMITS.promptChars} characters.` }),
     cwd: boundedText(1, RECALL_LIMITS.cwdChars).optional().openapi({ description: 'The working directory of the session: previous sessions there give the note.' }),
+    project: ProjectFieldSchema,
     repository: boundedText(1, RECALL_LIMITS.repositoryChars).optional().openapi({ description: "The repository's name, when the caller knows it (otherwise the directory's name is used)." }),
     max_chars: z
       .number()
@@ -50,7 +52,7 @@ export const RecallSchema = z
         reply: z.string().nullable(),
       })
       .nullable()
-      .openapi({ description: 'The previous session in the same directory, when its note is in `context` (once per session).' }),
+      .openapi({ description: 'The previous session in the same project, when its note is in `context` (once per session).' }),
     budget_chars: z.number().int(),
     already_shown: z.number().int().openapi({ description: 'Matching memories left out because this session was already shown them.' }),
     recorded: z

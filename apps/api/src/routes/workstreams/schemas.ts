@@ -29,6 +29,11 @@ export const WorkstreamSchema = z
     harness: z.enum(HARNESSES),
     native_session_id: z.string().openapi({ description: "The harness's own session id." }),
     cwd: z.string().nullable(),
+    project: z.string().nullable().openapi({
+      description:
+        "What recall's \"last time in this project\" groups the session by: its git remote (`github.com/acme/app`) or repository root as the client named it (Memory-Bank-Project), else its directory.",
+      example: 'github.com/acme/app',
+    }),
     transcript_path: z.string().nullable(),
     model: z.string().nullable(),
     event_count: z.number().int().openapi({
@@ -87,6 +92,7 @@ export function toWorkstreamResponse(row: WorkstreamRow): z.infer<typeof Workstr
     harness: row.harness,
     native_session_id: row.nativeSessionId,
     cwd: row.cwd,
+    project: row.project,
     transcript_path: row.transcriptPath,
     model: row.model,
     event_count: row.lastSequence,
