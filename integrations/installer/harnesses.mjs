@@ -147,7 +147,7 @@ export function harnessTargets(harness, env) {
       return [flatHooks(join(home, '.cursor', 'hooks.json'), 'command', template)];
     }
     case 'copilot': {
-      const events = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'agentStop', 'subagentStop', 'errorOccurred', 'sessionEnd'];
+      const events = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'preCompact', 'agentStop', 'subagentStop', 'errorOccurred', 'sessionEnd'];
       const template = Object.fromEntries(events.map((event) => [event, [{ type: 'command', bash: forward, timeoutSec: 5 }]]));
       return [flatHooks(join(env.COPILOT_HOME || join(home, '.copilot'), 'hooks', 'memory-bank.json'), 'bash', template)];
     }

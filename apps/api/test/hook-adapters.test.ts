@@ -561,6 +561,8 @@ const EXPECTED: Record<Harness, Record<string, Expectation>> = {
       naturalKey: null,
     },
     'post-tool-use-denied': { kind: 'tool_result', role: 'tool', lifecycleOnly: false, content: 'bash: rm -rf node_modules\n✗ denied: The user denied this tool call.', outcome: 'error' },
+    'post-tool-use-failure': { kind: 'tool_result', role: 'tool', lifecycleOnly: false, content: 'bash: npm run build\n✗ Command failed with exit code 2: tsc found 3 errors', outcome: 'error', naturalKey: null },
+    'pre-compact': { kind: 'compaction', role: 'system', lifecycleOnly: true, content: 'Compacting context (auto)', occurredAt: '2025-10-02T10:15:06.000Z' },
     'error-occurred': { kind: 'annotation', role: 'system', lifecycleOnly: false, content: 'Error: TimeoutError: Request timed out' },
     'session-end': ended('complete'),
     'unknown-agent-stop': { kind: 'lifecycle', role: 'system', lifecycleOnly: true, content: 'stopReason: end_turn' },
@@ -661,6 +663,12 @@ describe('hook adapters', () => {
     const result = adapt('claude-code', fixture('claude-code', 'post-tool-use-bash'));
     expect(call.toolUseId).toBe(result.toolUseId);
     expect(call.naturalKey).not.toBe(result.naturalKey);
+  });
+
+  it('reads a Factory Droid payload whose common fields are spelled in camelCase as the snake_case one', () => {
+    const snake = fixture('factory', 'user-prompt-submit');
+    const { session_id: sessionId, hook_event_name: hookEventName, transcript_path: transcriptPath, ...rest } = snake;
+    expect(adapt('factory', { ...rest, sessionId, hookEventName, transcriptPath })).toEqual(adapt('factory', snake));
   });
 
   it('keeps unknown and future event names as lifecycle events', () => {

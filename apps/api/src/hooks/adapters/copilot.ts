@@ -11,8 +11,11 @@
  *      userPromptSubmitted  sessionId, timestamp, cwd, prompt          → the user's prompt
  *      preToolUse           …, toolName, toolArgs (JSON text)
  *      postToolUse          …, toolName, toolArgs, toolResult { resultType, textResultForLlm }
+ *      postToolUseFailure   …, toolName, toolArgs, error (text)           → the failed result
+ *      preCompact           …, transcriptPath, trigger, customInstructions → compaction
  *      errorOccurred        …, error { message, name, stack }
- *      agentStop, subagentStop, preCompact, notification, newer ones: kept as lifecycle
+ *      agentStop, subagentStop, subagentStart, permissionRequest, notification, newer ones:
+ *      kept as lifecycle
  *
  *    A `hookEventName` (or `hook_event_name`) is used when present.
  * 2. PascalCase events (`SessionStart`…, VS Code's format): snake_case, Claude-Code-shaped
@@ -34,10 +37,11 @@ function eventNameOf(payload: HookPayload): string {
   const named = str(payload.hookEventName) ?? str(payload.hook_event_name) ?? str(payload.event);
   if (named !== undefined) return named;
   if (payload.toolResult !== undefined) return 'postToolUse';
-  if (payload.toolName !== undefined) return 'preToolUse';
+  if (payload.toolName !== undefined) return typeof payload.error === 'string' ? 'postToolUseFailure' : 'preToolUse';
   if (typeof payload.prompt === 'string') return 'userPromptSubmitted';
   if (payload.error !== undefined) return 'errorOccurred';
   if (payload.source !== undefined || payload.initialPrompt !== undefined) return 'sessionStart';
+  if (payload.trigger !== undefined) return 'preCompact';
   if (payload.reason !== undefined) return 'sessionEnd';
   return 'unknown';
 }
@@ -61,6 +65,14 @@ function parts(payload: HookPayload, eventName: string): EventParts {
         return { kind: 'tool_result', role: 'tool', outcome: 'error', content: toolResultContent(toolName, args, { error: text === '' ? type : `${type}: ${text}` }), ...tool };
       }
       return { kind: 'tool_result', role: 'tool', outcome: 'success', content: toolResultContent(toolName, args, { output: text }), ...tool };
+    }
+
+    case 'postToolUseFailure':
+      return { kind: 'tool_result', role: 'tool', outcome: 'error', content: toolResultContent(toolName, args, { error: str(payload.error) ?? 'failed' }), ...tool };
+
+    case 'preCompact': {
+      const instructions = str(payload.customInstructions);
+      return { kind: 'compaction', role: 'system', content: `Compacting context (${str(payload.trigger) ?? 'unknown'})${instructions === undefined ? '' : `: ${instructions}`}`, lifecycleOnly: true };
     }
 
     case 'errorOccurred': {

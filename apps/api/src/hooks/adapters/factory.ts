@@ -15,10 +15,12 @@ export const factoryAdapter: HarnessAdapter = (payload) =>
   adaptHookEvent(
     payload,
     {
-      nativeSessionId: requireSessionId(payload.session_id, 'session_id'),
-      eventName: requireEventName(payload.hook_event_name, 'hook_event_name'),
+      // Droid's reference spells the common fields in snake_case; some descriptions of its
+      // payloads spell them in camelCase (sessionId, hookEventName, transcriptPath): both are read.
+      nativeSessionId: requireSessionId(payload.session_id ?? payload.sessionId, 'session_id'),
+      eventName: requireEventName(payload.hook_event_name ?? payload.hookEventName, 'hook_event_name'),
       occurredAt: null, // Droid's payloads carry no timestamp.
-      session: sessionFacts({ cwd: payload.cwd, transcriptPath: payload.transcript_path, model: payload.model }),
+      session: sessionFacts({ cwd: payload.cwd, transcriptPath: payload.transcript_path ?? payload.transcriptPath, model: payload.model }),
     },
     { deriveToolIds: true },
   );
