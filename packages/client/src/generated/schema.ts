@@ -817,7 +817,7 @@ export interface components {
                 payload?: {
                     [key: string]: unknown;
                 };
-                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (a value without `%` may be sent as it is). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
                 project?: string;
             }[];
         };
@@ -1130,7 +1130,7 @@ export interface components {
             harness?: "claude-code" | "codex" | "opencode" | "generic" | "gemini-cli" | "cursor" | "cline" | "kimi" | "factory" | "kilo" | "copilot";
             /** @description At most this many characters of context; never more than the API key's recall budget (default 2000). */
             max_chars?: number;
-            /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+            /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (a value without `%` may be sent as it is). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
             project?: string;
             /** @description The user's prompt (required for trigger `prompt`), up to 8000 characters. */
             prompt?: string;
@@ -2475,7 +2475,7 @@ export interface operations {
             header?: {
                 /** @description Unique per delivery (1–128 visible ASCII characters); reuse it when retrying. */
                 "idempotency-key"?: string;
-                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (a value without `%` may be sent as it is). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
                 "memory-bank-project"?: string;
             };
             path: {
@@ -2593,7 +2593,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
+                /** @description The session's project, so that recall's "last time in this project" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (a value without `%` may be sent as it is). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity). */
                 "memory-bank-project"?: string;
             };
             path: {

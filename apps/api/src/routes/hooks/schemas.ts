@@ -27,7 +27,7 @@ export function toHookReceiptResponse(receipt: HookReceipt): HookReceiptResponse
 export const HarnessSchema = z.enum(HARNESSES);
 
 const PROJECT_DESCRIPTION =
-  "The session's project, so that recall's \"last time in this project\" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (plain ASCII needs none). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity).";
+  "The session's project, so that recall's \"last time in this project\" finds the sessions of the same repository whatever the harness or checkout: the git remote `origin` without credentials (`github.com:acme/app.git`), else the repository's root, else the working directory; percent-encoded UTF-8 (a value without `%` may be sent as it is). The service normalises it (`github.com/acme/app`). Without it, the payload's working directory is the project. Only groups the caller's own sessions; a value it cannot read is ignored, never refused (docs/hooks.md#project-identity).";
 
 /** The Memory-Bank-Project header of the hook routes. */
 export const ProjectHeaderSchema = z.string().optional().openapi({ description: PROJECT_DESCRIPTION });
