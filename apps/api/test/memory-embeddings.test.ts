@@ -121,6 +121,35 @@ describe('the openai provider', () => {
   });
 });
 
+describe('replicas', () => {
+  it("a replica's cache reads the vectors others stored within a second, and forgets memories others deleted at its next whole reload", async () => {
+    const env = openAiEnv(embeddingsServer, { EMBEDDINGS_DIMENSIONS: '48' });
+    const delta = await startTestServer({ env });
+    const reloading = await startTestServer({ env: { ...env, EMBEDDINGS_RELOAD_MS: '1000' } });
+    try {
+      const org = await createTenant(server.services, server.url, 'Replicas');
+      const kept = await save(org.owner, 'The ibis gateway retries failed webhooks three times');
+      const deleted = await save(org.owner, 'The ibis gateway signs webhooks with HMAC');
+      await server.embeddings.idle();
+      const idsOn = (replica: TestServer) => async () =>
+        ((await replica.embeddings.index.nearest(scopeOf(org.owner), 'all', 'ibis gateway webhooks', 10)) ?? []).map((hit) => hit.memoryId).sort();
+      expect(await idsOn(delta)()).toEqual([kept, deleted].sort());
+      expect(await idsOn(reloading)()).toEqual([kept, deleted].sort());
+      // Saved and deleted through the first replica: the others hear of neither.
+      const added = await save(org.owner, 'The ibis gateway webhooks time out after ten seconds');
+      await server.embeddings.idle();
+      expect((await org.owner.api.delete(`/v1/memory/${deleted}`)).status).toBe(204);
+      await expect.poll(idsOn(delta), { timeout: 10_000, interval: 100 }).toContain(added);
+      // Search reads candidates again with the owner filter: a deleted id here never shows.
+      expect(await idsOn(delta)()).toContain(deleted);
+      await expect.poll(idsOn(reloading), { timeout: 10_000, interval: 100 }).toEqual([kept, added].sort());
+    } finally {
+      await delta.close();
+      await reloading.close();
+    }
+  });
+});
+
 describe('an outage of the embeddings endpoint', () => {
   let outage: EmbeddingsTestServer;
   let service: TestServer;

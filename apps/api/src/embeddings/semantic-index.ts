@@ -132,8 +132,8 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
       return cached;
     }
     const load = (async () => {
-      let matrix = cached;
-      if (matrix && due === 'delta') {
+      let matrix = due === 'delta' ? cached : undefined;
+      if (matrix) {
         matrix.stale = false;
         matrix.checkedAt = performance.now();
         const since = matrix.watermark === null ? undefined : textBefore(matrix.watermark, DELTA_MARGIN_MS);
