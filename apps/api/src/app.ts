@@ -136,7 +136,7 @@ export function createApp(deps: AppDeps): MemoryBankApp {
     ...(deps.backfillOptions && { backfillOptions: deps.backfillOptions }),
   });
   const services = createServices(
-    { db: deps.db, logger, clock, config, credentials, memoryWrites: { written: embeddings.memoriesWritten, changed: embeddings.memoriesChanged } },
+    { db: deps.db, logger, clock, config, credentials, memoryWrites: { written: embeddings.memoriesWritten, changed: embeddings.memoriesForgotten, removed: embeddings.memoriesForgotten } },
     {
       store,
       archiver,

@@ -110,6 +110,9 @@ describe('the openai provider', () => {
     expect(await ids(org.owner, 'user')).toEqual([]);
     await server.embeddings.idle();
     expect((await index.nearest(scopeOf(org.owner), 'user', 'armadillo logs', 5))!.map((hit) => hit.memoryId)).toEqual([own]);
+    // A memory deleted here leaves at once too.
+    expect((await org.owner.api.delete(`/v1/memory/${shared}`)).status).toBe(204);
+    expect(await ids(member, 'all')).toEqual([ofMember]);
   });
 
   it('search answers 200 with the semantic leg on', async () => {

@@ -57,8 +57,8 @@ export interface Embeddings {
   index: SemanticIndex;
   /** Memories of the org whose save, import or text change has committed: embedded in the background (the request never waits). */
   memoriesWritten(org: OrgScope, memoryIds: readonly string[]): void;
-  /** Memories of the org whose text changed here: their old vectors leave the in-memory index at once. */
-  memoriesChanged(org: OrgScope, memoryIds: readonly string[]): void;
+  /** Memories of the org whose text changed or that were deleted here: their vectors leave this process's semantic cache at once (other replicas' at their next whole reload). */
+  memoriesForgotten(org: OrgScope, memoryIds: readonly string[]): void;
   /** The backfill and sweep; null with the provider `none`. */
   backfill: EmbeddingBackfill | null;
   status(): EmbeddingsStatus;
@@ -122,7 +122,7 @@ export function createEmbeddings(deps: EmbeddingsDeps): Embeddings {
   return {
     index,
     memoriesWritten: (org, ids) => queue?.enqueue(org, ids),
-    memoriesChanged: (org, ids) => index.forget(org, ids),
+    memoriesForgotten: (org, ids) => index.forget(org, ids),
     backfill,
     status: () => ({
       provider: config.EMBEDDINGS_PROVIDER,

@@ -22,4 +22,6 @@ export interface MemoryWrites {
   written(org: OrgScope, memoryIds: readonly string[]): void;
   /** Their text changed: their old vectors must not answer any more. */
   changed(org: OrgScope, memoryIds: readonly string[]): void;
+  /** Deleted (DELETE /v1/memory/{id}, with the versions it took): out of this process's semantic cache at once. */
+  removed(org: OrgScope, memoryIds: readonly string[]): void;
 }

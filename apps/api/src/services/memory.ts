@@ -376,17 +376,17 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
   /**
    * Deletes a memory the way a person means it: the newest version of a chain (one nothing
    * replaced) goes with every version before it; an older version goes alone, the versions it
-   * replaced then counting as replaced by its successor. How many memories it deleted.
+   * replaced then counting as replaced by its successor. The ids of the memories it deleted.
    */
-  async function deleteVersions(tx: Executor, org: OrgScope, target: { id: string; supersededBy: string | null }): Promise<number> {
+  async function deleteVersions(tx: Executor, org: OrgScope, target: { id: string; supersededBy: string | null }): Promise<string[]> {
     if (target.supersededBy === null) {
       const older = await supersededChainOf(tx, org, target.id);
       for (const id of [target.id, ...older]) await deleteOrgMemory(tx, org, id);
-      return 1 + older.length;
+      return [target.id, ...older];
     }
     await relinkSuperseded(tx, org, target.id, target.supersededBy);
     await deleteOrgMemory(tx, org, target.id);
-    return 1;
+    return [target.id];
   }
 
   const memoryService = {
@@ -504,7 +504,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
      */
     async remove(principal: Principal, id: string, preconditions: WritePreconditions = {}): Promise<void> {
       if (!isId('memory', id)) throw notFound('Memory');
-      await inTransaction(db, async (tx) => {
+      const deleted = await inTransaction(db, async (tx) => {
         if (hasAdminPowers(principal)) {
           const target = await lockOrgMemory(tx, principal.scope, id);
           if (!target) throw notFound('Memory');
@@ -519,17 +519,18 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
               action: 'memory.delete',
               targetType: 'memory',
               targetId: id,
-              counts: { memories: deleted },
+              counts: { memories: deleted.length },
             });
           }
-          return;
+          return deleted;
         }
         const target = await lockVisibleMemory(tx, principal.scope, id, clock.now());
         if (!target) throw notFound('Memory');
         if (target.scope === 'org') requireAdmin(principal, 'delete org-shared memories');
         requireIfMatch(preconditions.ifMatch, memoryEtag(target));
-        await deleteVersions(tx, principal.scope, target);
+        return deleteVersions(tx, principal.scope, target);
       });
+      deps.memoryWrites?.removed(principal.scope, deleted);
     },
   };
 
