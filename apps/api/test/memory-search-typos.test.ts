@@ -62,7 +62,7 @@ describe('typo correction', () => {
     ] as const) {
       const body = await search(user, q);
       expect({ q, first: body.results[0]?.id }).toEqual({ q, first: ids[key] });
-      expect(body.results[0].match.corrections.map((c: { to: string }) => c.to)).toEqual([to]);
+      expect(body.results[0]!.match.corrections.map((c: { to: string }) => c.to)).toEqual([to]);
     }
   });
 
@@ -94,7 +94,7 @@ describe('typo correction', () => {
     // The last word is being typed: a prefix of the owner's word, found as such.
     const typed = await search(user, 'Elastics');
     expect(typed.corrected_query).toBeNull();
-    expect(typed.results[0].id).toBe(ids.search);
+    expect(typed.results[0]!.id).toBe(ids.search);
   });
 
   it('corrects from the owner\'s own words only: another tenant\'s words are never offered', async () => {

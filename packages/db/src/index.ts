@@ -14,7 +14,7 @@ export { SEARCH_TERMS_VERSION, memorySearchTerms } from './search/memory-terms';
 export type { SearchMatch, Highlight, MatchKind } from './search/rank';
 export { spellingDictionary, type SpellingDictionary, type WordList } from './search/spelling';
 export type { StemLanguage } from './search/language';
-export type { SemanticHit } from './search/fusion';
+export { SEMANTIC_SCORE_CAP, type SemanticHit } from './search/fusion';
 export type { Correction } from './search/corrections';
 export * from './archive-layout';
 export { inTransaction } from './driver';

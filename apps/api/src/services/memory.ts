@@ -40,7 +40,9 @@ import {
   type SemanticHit,
   type SpellingDictionary,
 } from '@memory-bank/db';
+import type { Logger } from 'pino';
 import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
+import { errorForLog } from '../logger';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
 import { beforeIdCursor } from './cursor';
@@ -173,9 +175,37 @@ export interface SearchAids {
   meaning: MeaningSearch | null;
 }
 
-/** The owners' memories nearest to a query by meaning (embeddings); null when that is off for the query. */
+/** The owners' memories nearest to a query by meaning (embeddings). */
 export interface MeaningSearch {
-  nearest(scope: OwnerScope, filter: ScopeFilter, query: string, k: number): Promise<SemanticHit[] | null>;
+  /** Best first, with their cosine similarity to the query; null when the meaning search is off for this query. */
+  nearest(scope: OwnerScope, filter: ScopeFilter, query: string, k: number): Promise<{ memoryId: string; similarity: number }[] | null>;
+  /** The model's similarities that say nothing (unrelated texts reach them) and that say the same thing. */
+  calibration: SimilarityCalibration;
+}
+
+export interface SimilarityCalibration {
+  floor: number;
+  ceiling: number;
+}
+
+/** A model's cosine similarity as search's closeness in meaning (0–1). */
+function closenessOf(similarity: number, { floor, ceiling }: SimilarityCalibration): number {
+  return Math.max(0, Math.min(1, (similarity - floor) / (ceiling - floor)));
+}
+
+/**
+ * The meaning search's hits for a query as search fuses them; null when it is off for the
+ * query. Never rejects: it runs beside the lexical statements, and a failure of its own
+ * leaves search to the words.
+ */
+async function semanticHits(meaning: MeaningSearch, scope: OwnerScope, filter: ScopeFilter, query: string, logger: Logger): Promise<SemanticHit[] | null> {
+  try {
+    const nearest = await meaning.nearest(scope, filter, query, SEMANTIC_CANDIDATES);
+    return nearest === null ? null : nearest.map((hit) => ({ memoryId: hit.memoryId, closeness: closenessOf(hit.similarity, meaning.calibration) }));
+  } catch (error) {
+    logger.warn({ error: errorForLog(error) }, 'meaning search failed; searching by words only');
+    return null;
+  }
 }
 
 /** Memories the meaning search proposes per query, re-read and fused with the lexical candidates. */
@@ -458,7 +488,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
      */
     async search(principal: Principal, options: MemorySearchOptions): Promise<MemorySearch> {
       const filter = options.scope ?? 'all';
-      const semantic = options.mode === 'lexical' || !search.meaning ? null : search.meaning.nearest(principal.scope, filter, options.query, SEMANTIC_CANDIDATES);
+      const semantic = options.mode === 'lexical' || !search.meaning ? null : semanticHits(search.meaning, principal.scope, filter, options.query, deps.logger);
       return searchMemories(db, principal.scope, {
         ...options,
         now: clock.now(),

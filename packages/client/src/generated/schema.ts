@@ -374,7 +374,7 @@ export interface paths {
         };
         /**
          * Search memories
-         * @description Finds memories about a topic: full-text search over your memories and your org's shared ones, re-ranked with BM25, best match first; each result says which words matched. Use it before answering anything that may depend on earlier work, with a few keywords rather than a sentence; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.
+         * @description Finds memories about a topic in your memories and your org's shared ones: by their words (full-text, BM25, misspelt words corrected from your own words) and by meaning (memories that say it in other words), in one ranking, best first; each result says which words matched or that it was found by meaning. Use it before answering anything that may depend on earlier work, with a few keywords or a short question; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.
          */
         get: operations["getMemorySearch"];
         put?: never;
@@ -975,7 +975,7 @@ export interface components {
              * @enum {string}
              */
             scope: "user" | "org";
-            /** @description Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories. Results are ordered by it. */
+            /** @description Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories — or, for a memory found by meaning, its closeness in meaning on the same scale (at most 0.45), whichever is higher. Results are ordered by it. */
             score: number;
             /**
              * @description How it was saved: `api` (REST), `mcp` (an agent over MCP), `hook`.
@@ -1186,18 +1186,25 @@ export interface components {
             /** @description Offset just past the match (exclusive). */
             end: number;
             /**
-             * @description `exact`: the word itself; `stem`: another form of it (rotate ~ rotating); `part`: part of an identifier (Invoice in createInvoice); `prefix`: a word it begins.
+             * @description `exact`: the word itself; `stem`: another form of it (rotate ~ rotating); `correction`: the word a misspelt query word was corrected to (see `match.corrections`); `part`: part of an identifier (Invoice in createInvoice); `prefix`: a word it begins.
              * @enum {string}
              */
-            kind: "exact" | "stem" | "part" | "prefix";
+            kind: "exact" | "stem" | "correction" | "part" | "prefix";
             /** @description Offset in `content` where the match starts, in UTF-16 code units (JavaScript string indices). */
             start: number;
         };
         SearchMatch: {
-            /** @description Where the matches are in `content`, in order (at most 64). */
+            /** @description Query words this memory matched only as a correction: `from` as you wrote it (normalised), `to` the word of yours it was corrected to. */
+            corrections: {
+                from: string;
+                to: string;
+            }[];
+            /** @description Where the matching words are in `content`, in order (at most 64). */
             highlights: components["schemas"]["SearchHighlight"][];
             /** @description Quoted phrases (and words written together, such as `v1.32.2`) found as written. */
             phrases: string[];
+            /** @description true: found by meaning — it says what the query asks in other words; `highlights` only show words that matched. */
+            semantic: boolean;
             /** @description The query words this memory matched, lower-cased and normalised. */
             terms: string[];
         };
@@ -3786,6 +3793,8 @@ export interface operations {
                 include_superseded?: "true" | "false";
                 /** @description At most this many results, 1–50 (default 20). */
                 limit?: number;
+                /** @description `lexical`: by words only; default `hybrid`: by words and by meaning (memories that say the same thing in other words), in one ranking. */
+                mode?: "hybrid" | "lexical";
                 /** @description What to look for, 1–512 characters. Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank above scattered words; a word ending in * and the last word match as prefixes. Other operators are text. */
                 q: string;
                 /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
@@ -3810,6 +3819,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The query as it was also searched when some of its words matched none of your memories and no dictionary but are a few letters from words of yours (`pgbouncr` → `pgbouncer`); null when nothing was corrected. Results that matched a word only so list it in `match.corrections`. */
+                        corrected_query: string | null;
                         results: components["schemas"]["MemorySearchResult"][];
                     };
                 };

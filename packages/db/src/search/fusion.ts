@@ -14,23 +14,23 @@ import type { Ranked } from './rank';
 /** A memory near the query by meaning. */
 export interface SemanticHit {
   memoryId: string;
-  /** Cosine similarity of the embeddings, -1–1. */
-  similarity: number;
+  /**
+   * How close in meaning, 0–1: the embedding model's cosine similarity mapped through that
+   * model's calibration (0 at or below what unrelated texts reach, 1 at what says the same).
+   */
+  closeness: number;
 }
 
-export const FUSION = {
-  /** Similarities at or below this say nothing (unrelated texts are this close with the models we use). */
-  floor: 0.35,
-  /** Similarities at or above this score `ceiling score`. */
-  ceiling: 0.85,
-  /** What the closest meaning scores on the lexical scale: below a match of every query word. */
-  ceilingScore: 0.9,
-} as const;
+/**
+ * What the closest meaning scores on the lexical scale: as much as a memory matching about
+ * half of the query's weight in words, so a memory that holds the query's words outranks one
+ * that only means something like it, and a paraphrase outranks keyword noise.
+ */
+export const SEMANTIC_SCORE_CAP = 0.45;
 
-/** A similarity on the lexical scale (0–1). */
-export function semanticScore(similarity: number): number {
-  const share = (similarity - FUSION.floor) / (FUSION.ceiling - FUSION.floor);
-  return Math.max(0, Math.min(1, share)) * FUSION.ceilingScore;
+/** A closeness on the lexical scale. */
+export function semanticScore(closeness: number): number {
+  return Math.max(0, Math.min(1, closeness)) * SEMANTIC_SCORE_CAP;
 }
 
 export interface Fused<T> extends Ranked<T> {
@@ -54,7 +54,7 @@ export function fuseRankings<T extends { id: string }>(
   const fused: { ranked: Fused<T>; order: number }[] = lexical.map((ranked, order) => ({ ranked: { ...ranked, semantic: false }, order }));
   const byWords = new Map(fused.map((entry) => [entry.ranked.row.id, entry]));
   for (const hit of semantic) {
-    const meaning = semanticScore(hit.similarity);
+    const meaning = semanticScore(hit.closeness);
     const entry = byWords.get(hit.memoryId);
     if (entry) {
       if (meaning > entry.ranked.score) entry.ranked = { ...entry.ranked, score: round(meaning), semantic: true };

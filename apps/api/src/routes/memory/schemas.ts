@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CONTEXT_ORIGINS, MEMORY_SCOPES, MEMORY_SOURCES, type MemoryRecord, type ScoredMemoryRecord } from '@memory-bank/db';
+import { CONTEXT_ORIGINS, MEMORY_SCOPES, MEMORY_SOURCES, SEMANTIC_SCORE_CAP, type MemoryRecord, type ScoredMemoryRecord } from '@memory-bank/db';
 import { nestsWithin } from '../../http/json-input';
 import { MEMORY_LIMITS } from '../../limits';
 
@@ -209,7 +209,7 @@ export const SearchResultSchema = z
     ...memoryFields,
     score: z.number().min(0).max(1).openapi({
       description:
-        'Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories — or, for a memory found by meaning, its closeness in meaning on the same scale (at most 0.9), whichever is higher. Results are ordered by it.',
+        `Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories — or, for a memory found by meaning, its closeness in meaning on the same scale (at most ${SEMANTIC_SCORE_CAP}), whichever is higher. Results are ordered by it.`,
     }),
     match: SearchMatch,
   })
