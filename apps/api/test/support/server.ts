@@ -36,7 +36,11 @@ export interface TestServerOptions {
    * server that embeds. Suites about meaning set `local` or `openai` (memory-embeddings.test.ts).
    */
   env?: Record<string, string>;
-  /** Loads the embedding model and starts the backfill sweep at start (default false: tests run the backfill with embeddings.backfill.tryRun()). */
+  /**
+   * Loads the embedding model and starts the backfill sweep at start (default false: tests run
+   * the backfill with embeddings.backfill.tryRun()). With `ownDatabase`: the backfill embeds
+   * every memory of its database, other suites' too.
+   */
   startEmbeddings?: boolean;
   /** The embedding backfill's sweep interval and lease. */
   backfillOptions?: AppDeps['backfillOptions'];

@@ -136,8 +136,8 @@ export const ALLOWED: readonly AllowedStatement[] = [
     ],
   },
   {
-    by: 'the content key backfill (system/content-keys.ts), in the background at start-up',
-    reason: 'lists the orgs, then keys each org\'s memories saved before content keys existed with org-scoped statements',
+    by: 'the content key backfill (system/content-keys.ts) and the embedding backfill (system/memory-vectors.ts), in the background',
+    reason: 'lists the orgs, then keys or embeds each org\'s memories (those without a content key, or without a current vector) with org-scoped statements',
     patterns: [/^select `id` from `orgs`$/i],
   },
   {
