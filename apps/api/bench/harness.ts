@@ -54,17 +54,20 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       cleanups.unshift(() => s3!.stop());
     }
     // Loads of thousands of requests a second on one key: the rate limits would answer them.
+    // Words only: with the local model the service would embed every seeded memory in the
+    // background while the scenarios measure (a core for minutes).
     const serviceEnv = {
       DATABASE_URL: database.url,
       DATABASE_POOL_SIZE: String(POOL_SIZE),
       RATE_LIMIT_KEY_PER_SECOND: '0',
       RATE_LIMIT_ORG_PER_SECOND: '0',
+      EMBEDDINGS_PROVIDER: 'none',
       ...(s3 ? s3.env('archive') : {}),
     };
     const capture: BenchContext['capture'] = { capturing: null };
     const handle = openDatabase(database.url, { poolSize: POOL_SIZE, logQuery: (sql, params) => capture.capturing?.push({ sql, params }) });
     cleanups.unshift(() => handle.close());
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', ...(s3 ? s3.env('archive') : {}) });
+    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', EMBEDDINGS_PROVIDER: 'none', ...(s3 ? s3.env('archive') : {}) });
     const local = createApp({ db: handle.db, config, logger: pino({ level: 'silent' }) });
     cleanups.unshift(() => local.close({ flush: false }));
 

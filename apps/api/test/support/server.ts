@@ -38,8 +38,8 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /**
    * Loads the embedding model and starts the backfill sweep at start (default false: tests run
-   * the backfill with embeddings.backfill.tryRun()). With `ownDatabase`: the backfill embeds
-   * every memory of its database, other suites' too.
+   * the backfill with embeddings.backfill.tryRun()). Use it with `ownDatabase`: the backfill
+   * embeds every memory of the database it runs on, other suites' too.
    */
   startEmbeddings?: boolean;
   /** The embedding backfill's sweep interval and lease. */
