@@ -51,8 +51,9 @@ const PAGE = 50;
 
 export const api = {
   listMemories: (filters: MemoryFilters & { cursor?: string | undefined }) => ok(client.GET('/v1/memory', { params: { query: { ...filters, limit: PAGE } } })),
+  /** The results, and the query as it was also searched when some of its words were corrected. */
   searchMemories: async (q: string, filters: MemoryFilters, signal?: AbortSignal) =>
-    (await ok(client.GET('/v1/memory/search', { params: { query: { ...filters, q, limit: PAGE } }, ...(signal ? { signal } : {}) }))).results,
+    ok(client.GET('/v1/memory/search', { params: { query: { ...filters, q, limit: PAGE } }, ...(signal ? { signal } : {}) })),
   getMemory: async (id: string) => {
     const { data, response } = await client.GET('/v1/memory/{id}', { params: { path: { id } } });
     return { memory: data!, etag: response.headers.get('etag') };

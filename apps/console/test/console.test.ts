@@ -79,6 +79,12 @@ describe('the console in a browser', () => {
     const results = page.getByRole('list', { name: 'Search results' });
     await expect.poll(() => results.locator('mark').allTextContents()).toEqual(['orbital']);
     await checkScreen(page, 'search');
+    // A misspelt word is also searched as the owner's nearest word, and the page says so.
+    await page.getByLabel('Search memories').fill('orbitel');
+    await page.getByText('Also searched for').filter({ hasText: 'orbital' }).waitFor();
+    await expect.poll(() => results.locator('mark').allTextContents()).toEqual(['orbital']);
+    await page.getByLabel('Search memories').fill('orbital');
+    await expect.poll(() => page.getByText('Also searched for').count()).toBe(0);
     // The result's text is the link that opens it.
     await results.getByRole('link', { name: /orbital pipeline/ }).click();
     await page.getByRole('heading', { name: 'Memory', level: 1 }).waitFor();

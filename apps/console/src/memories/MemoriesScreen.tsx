@@ -14,6 +14,7 @@ const PREVIEW_CHARS = 300;
 function Markers({ memory }: { memory: Memory | SearchResult }) {
   return (
     <>
+      {'match' in memory && memory.match.semantic ? <span className="badge">Found by meaning</span> : null}
       {memory.superseded_by ? <span className="badge">Superseded</span> : null}
       {memory.pinned ? <span className="badge">Pinned</span> : null}
       {memory.expires_at ? (
@@ -107,9 +108,14 @@ export function MemoriesScreen() {
             <p role="status">Searching…</p>
           ) : (
             <>
-              <h2>{found.length === 1 ? '1 result' : `${found.length} results`}</h2>
+              <h2>{found.results.length === 1 ? '1 result' : `${found.results.length} results`}</h2>
+              {found.corrected_query !== null ? (
+                <p className="note">
+                  Also searched for <q>{found.corrected_query}</q>
+                </p>
+              ) : null}
               <ul className="memories" aria-label="Search results">
-                {found.map((memory) => (
+                {found.results.map((memory) => (
                   <MemoryItem key={memory.id} memory={memory} />
                 ))}
               </ul>
