@@ -72,8 +72,11 @@ const embeddingSettings = {
   EMBEDDINGS_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** How long a search waits for its query's vector before it answers lexically. */
   EMBEDDINGS_QUERY_DEADLINE_MS: z.coerce.number().int().min(10).max(30_000).default(1_500),
-  /** Memory the per-owner vector matrices may take in this process (least recently searched owners leave first). */
-  EMBEDDINGS_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).max(16 * 1024 ** 3).default(64 * 1024 * 1024),
+  /**
+   * Memory the per-owner vector matrices may take in this process (least recently searched
+   * owners leave first). The default keeps a process with the local model under 350 MB resident.
+   */
+  EMBEDDINGS_CACHE_BYTES: z.coerce.number().int().min(1024 * 1024).max(16 * 1024 ** 3).default(32 * 1024 * 1024),
   /** How often a cached owner's vectors are read again whole (what other replicas deleted leaves then). */
   EMBEDDINGS_RELOAD_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(120_000),
   /** How often the background sweep looks for memories without a current vector (after the backfill at start). */

@@ -31,7 +31,7 @@ describe('configuration', () => {
   });
 
   it('embeds with the local model by default; the openai provider needs its URL and model, and no key ever shows in an error', () => {
-    expect(loadConfig({})).toMatchObject({ EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_CACHE_BYTES: 64 * 1024 * 1024 });
+    expect(loadConfig({})).toMatchObject({ EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_CACHE_BYTES: 32 * 1024 * 1024 });
     const secret = 'sk-do-not-print-this-0123456789';
     const missing = () => loadConfig({ EMBEDDINGS_PROVIDER: 'openai', EMBEDDINGS_API_KEY: secret });
     expect(missing).toThrow(/EMBEDDINGS_URL: is required with EMBEDDINGS_PROVIDER=openai[^]*EMBEDDINGS_MODEL: is required/);
