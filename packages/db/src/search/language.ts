@@ -61,6 +61,11 @@ export function evidentLanguages(words: readonly string[]): StemLanguage[] {
   return ranked.length === 0 ? ['english'] : ranked.map(({ language }) => language);
 }
 
+/** How much the words point to `language`: one per marker word, a half per letter only it uses. */
+export function languageEvidence(words: readonly { text: string }[], language: StemLanguage): number {
+  return languageScores(words.map((word) => word.text))[STEM_LANGUAGES.indexOf(language)]!;
+}
+
 /** The first of evidentLanguages for these words (a memory's language), without ranking the others. */
 export function evidentLanguage(words: readonly { text: string }[]): StemLanguage {
   return firstLanguage(languageScores(words.map((word) => word.text)));
