@@ -374,7 +374,7 @@ export interface paths {
         };
         /**
          * Search memories
-         * @description Finds memories about a topic in your memories and your org's shared ones: by their words (full-text, BM25, misspelt words corrected from your own words) and by meaning (memories that say it in other words), in one ranking, best first; each result says which words matched or that it was found by meaning. Use it before answering anything that may depend on earlier work, with a few keywords or a short question; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.
+         * @description Finds your and your org's memories about a topic, by their words (typos corrected from your own words) and by meaning, best first; each result says which words matched or that meaning found it. Use it before answering anything that may depend on earlier work; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.
          */
         get: operations["getMemorySearch"];
         put?: never;
@@ -975,7 +975,7 @@ export interface components {
              * @enum {string}
              */
             scope: "user" | "org";
-            /** @description Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories — or, for a memory found by meaning, its closeness in meaning on the same scale (at most 0.45), whichever is higher. Results are ordered by it. */
+            /** @description Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories; or its closeness in meaning (at most 0.45) when higher. Results are ordered by it. */
             score: number;
             /**
              * @description How it was saved: `api` (REST), `mcp` (an agent over MCP), `hook`.
@@ -3793,9 +3793,9 @@ export interface operations {
                 include_superseded?: "true" | "false";
                 /** @description At most this many results, 1–50 (default 20). */
                 limit?: number;
-                /** @description `lexical`: by words only; default `hybrid`: by words and by meaning (memories that say the same thing in other words), in one ranking. */
+                /** @description `lexical`: words only (default `hybrid`: words and meaning). */
                 mode?: "hybrid" | "lexical";
-                /** @description What to look for, 1–512 characters. Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank above scattered words; a word ending in * and the last word match as prefixes. Other operators are text. */
+                /** @description What to look for (1–512 characters). Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank first; the last word and word* match as prefixes. */
                 q: string;
                 /** @description `user`: your private memories; `org`: your org's shared ones; `all` (default): both. */
                 scope?: "user" | "org" | "all";
@@ -3819,7 +3819,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The query as it was also searched when some of its words matched none of your memories and no dictionary but are a few letters from words of yours (`pgbouncr` → `pgbouncer`); null when nothing was corrected. Results that matched a word only so list it in `match.corrections`. */
+                        /** @description The query with its misspelt words replaced by the words of yours they were also searched as (`pgbouncr` → `pgbouncer`); null when none was. */
                         corrected_query: string | null;
                         results: components["schemas"]["MemorySearchResult"][];
                     };

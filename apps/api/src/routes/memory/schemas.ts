@@ -209,7 +209,7 @@ export const SearchResultSchema = z
     ...memoryFields,
     score: z.number().min(0).max(1).openapi({
       description:
-        `Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories — or, for a memory found by meaning, its closeness in meaning on the same scale (at most ${SEMANTIC_SCORE_CAP}), whichever is higher. Results are ordered by it.`,
+        `Relevance from 0 to 1: the share of the best conceivable match for this query (every word found exactly, every phrase as written), weighted by how rare each word is among your memories; or its closeness in meaning (at most ${SEMANTIC_SCORE_CAP}) when higher. Results are ordered by it.`,
     }),
     match: SearchMatch,
   })

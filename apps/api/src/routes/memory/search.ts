@@ -7,7 +7,7 @@ import { IncludeSuperseded, MEMORY_LIMITS, SearchResultSchema, ScopeFilterParam,
 
 const SearchQuery = z.object({
   q: boundedText(1, MEMORY_LIMITS.queryChars).openapi({
-    description: `What to look for, 1–${MEMORY_LIMITS.queryChars} characters. Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank above scattered words; a word ending in * and the last word match as prefixes. Other operators are text.`,
+    description: `What to look for (1–${MEMORY_LIMITS.queryChars} characters). Words match in any form (rotating ~ rotate) and inside identifiers (invoice ~ createInvoice); "quoted phrases" rank first; the last word and word* match as prefixes.`,
   }),
   limit: limitParam(MEMORY_LIMITS.searchLimit, 'At most this many results'),
   tag: TagFilter,
@@ -15,9 +15,7 @@ const SearchQuery = z.object({
   scope: ScopeFilterParam,
   include_superseded: IncludeSuperseded,
   sort: z.enum(['relevance', 'recent']).optional().openapi({ description: '`recent`: latest changed first; default `relevance`.' }),
-  mode: z.enum(['hybrid', 'lexical']).optional().openapi({
-    description: '`lexical`: by words only; default `hybrid`: by words and by meaning (memories that say the same thing in other words), in one ranking.',
-  }),
+  mode: z.enum(['hybrid', 'lexical']).optional().openapi({ description: '`lexical`: words only (default `hybrid`: words and meaning).' }),
 });
 
 export const getMemorySearchRoute = authedRoute(['memory:read'], {
@@ -27,7 +25,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Finds memories about a topic in your memories and your org\'s shared ones: by their words (full-text, BM25, misspelt words corrected from your own words) and by meaning (memories that say it in other words), in one ranking, best first; each result says which words matched or that it was found by meaning. Use it before answering anything that may depend on earlier work, with a few keywords or a short question; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
+    'Finds your and your org\'s memories about a topic, by their words (typos corrected from your own words) and by meaning, best first; each result says which words matched or that meaning found it. Use it before answering anything that may depend on earlier work; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
   request: { query: SearchQuery },
   responses: {
     200: {
@@ -37,7 +35,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
           schema: z.object({
             results: z.array(SearchResultSchema),
             corrected_query: z.string().nullable().openapi({
-              description: 'The query as it was also searched when some of its words matched none of your memories and no dictionary but are a few letters from words of yours (`pgbouncr` → `pgbouncer`); null when nothing was corrected. Results that matched a word only so list it in `match.corrections`.',
+              description: 'The query with its misspelt words replaced by the words of yours they were also searched as (`pgbouncr` → `pgbouncer`); null when none was.',
             }),
           }),
         },
