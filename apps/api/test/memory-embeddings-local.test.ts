@@ -43,6 +43,18 @@ describe('the local model', () => {
     expect(server.embeddings.index.calibration.ceiling).toBeGreaterThan(server.embeddings.index.calibration.floor);
   });
 
+  it('answers by meaning only what is near enough: a search about something no memory covers finds nothing', async () => {
+    const who = (await createTenant(server.services, server.url, 'Unrelated')).owner;
+    const sso = await save(who, 'Users cannot log in through SSO since the Okta certificate expired');
+    await save(who, 'Deploys go out on Tuesdays through the blue-green pipeline');
+    await save(who, 'The office coffee machine is descaled every month');
+    await server.embeddings.idle();
+    const search = async (q: string) => bodyOf(await who.api.get(`/v1/memory/search?q=${encodeURIComponent(q)}`), 200).results;
+    const found = await search("can't sign in");
+    expect(found[0]).toMatchObject({ id: sso, match: { semantic: true, terms: [], highlights: [] } });
+    expect(await search('migratory patterns of arctic terns')).toEqual([]);
+  });
+
   it('embeds only English: other languages get a NULL vector, are not missing, and their queries have no semantic leg', async () => {
     const french = await save(org.owner, 'La rotation des clés de la base de données a lieu chaque trimestre');
     const japanese = await save(org.owner, 'データベースの鍵は四半期ごとに更新します');

@@ -208,8 +208,12 @@ async function semanticHits(meaning: MeaningSearch, scope: OwnerScope, filter: S
   }
 }
 
-/** Memories the meaning search proposes per query, re-read and fused with the lexical candidates. */
-const SEMANTIC_CANDIDATES = 32;
+/**
+ * Memories the meaning search proposes per query, re-read and fused with the lexical
+ * candidates: its nearest few, where a paraphrase's answer is when the model finds it at
+ * all; more would mostly add unrelated memories to every answer.
+ */
+const SEMANTIC_CANDIDATES = 8;
 
 export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedaction, search: SearchAids) {
   const { db, clock, config } = deps;
