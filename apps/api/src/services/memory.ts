@@ -42,6 +42,7 @@ import {
 } from '@memory-bank/db';
 import type { Logger } from 'pino';
 import { hasAdminPowers, requireAdmin, type Principal } from '../auth/principal';
+import type { SimilarityCalibration } from '../embeddings/embedding-provider';
 import { errorForLog } from '../logger';
 import { AppError, notFound } from '../errors';
 import { actorOf, recordAudit } from './audit';
@@ -181,11 +182,6 @@ export interface MeaningSearch {
   nearest(scope: OwnerScope, filter: ScopeFilter, query: string, k: number): Promise<{ memoryId: string; similarity: number }[] | null>;
   /** The model's similarities that say nothing (unrelated texts reach them) and that say the same thing. */
   calibration: SimilarityCalibration;
-}
-
-export interface SimilarityCalibration {
-  floor: number;
-  ceiling: number;
 }
 
 /** A model's cosine similarity as search's closeness in meaning (0–1). */
