@@ -1,7 +1,4 @@
-import { dropDatabase, openDatabase } from '@memory-bank/db/system';
-import { pino } from 'pino';
-import { createApp } from '../src/app';
-import { loadConfig } from '../src/config';
+import { dropDatabase } from '@memory-bank/db/system';
 import { createMigratedDatabase } from '../test/support/database';
 import { startTestS3, type TestS3 } from '../test/support/s3';
 import { searchQueries, typedQueries } from './corpus';
@@ -14,11 +11,12 @@ import { isolationRatios, measureIsolation } from './scenarios/tenant-isolation'
 import { mcpOverhead } from './scenarios/mcp-overhead';
 import { ownerScaling } from './scenarios/owner-scaling';
 import { recallLatency } from './scenarios/recall';
+import { semantic } from './scenarios/semantic';
 import { startup } from './scenarios/startup';
-import { provisionTenants, seedMemories, withFulltextRebuilt } from './seed';
+import { openBenchApp, provisionTenants, seedMemories, withFulltextRebuilt } from './seed';
 import { startService } from './service';
 
-export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'recall', 'cost', 'owner-scaling', 'startup'] as const;
+export const SCENARIOS = ['api-vs-raw', 'tenant-isolation', 'ingestion', 'mcp', 'recall', 'cost', 'owner-scaling', 'semantic', 'startup'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -65,11 +63,9 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       ...(s3 ? s3.env('archive') : {}),
     };
     const capture: BenchContext['capture'] = { capturing: null };
-    const handle = openDatabase(database.url, { poolSize: POOL_SIZE, logQuery: (sql, params) => capture.capturing?.push({ sql, params }) });
-    cleanups.unshift(() => handle.close());
-    const config = loadConfig({ DATABASE_URL: database.url, LOG_LEVEL: 'silent', EMBEDDINGS_PROVIDER: 'none', ...(s3 ? s3.env('archive') : {}) });
-    const local = createApp({ db: handle.db, config, logger: pino({ level: 'silent' }) });
-    cleanups.unshift(() => local.close({ flush: false }));
+    const bench = openBenchApp(database.url, { poolSize: POOL_SIZE, env: s3 ? s3.env('archive') : {}, logQuery: (sql, params) => capture.capturing?.push({ sql, params }) });
+    cleanups.unshift(() => bench.close());
+    const { handle, app: local } = bench;
 
     log(`starting the service (scale ${scale.name})`);
     const service = await startService(serviceEnv);
@@ -81,6 +77,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
       scale,
       database: handle,
       databaseUrl: database.url,
+      databaseServerUrl: options.databaseServerUrl,
       capture,
       services: local.services,
       service,
@@ -135,6 +132,10 @@ export async function runBench(options: BenchOptions): Promise<BenchResult> {
     if (wants('owner-scaling')) {
       log('one owner at growing sizes');
       reports.push(await ownerScaling(ctx, local.services));
+    }
+    if (wants('semantic')) {
+      log('search by meaning with the local model');
+      reports.push(await semantic(ctx, log));
     }
     if (wants('startup')) {
       log('start-up and footprint');

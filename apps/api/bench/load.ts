@@ -137,14 +137,56 @@ export async function closedLoop(load: {
 }
 
 /** Sequential requests (concurrency 1), for latency without queueing. */
-export async function sequential(name: string, count: number, operation: (i: number) => Promise<boolean>): Promise<Measurement> {
-  const record = recorder();
+export async function sequential(name: string, count: number, operation: (i: number) => Promise<boolean>, into?: Recorder): Promise<Measurement> {
+  const record = into ?? recorder();
   const started = performance.now();
   for (let i = 0; i < count; i++) {
     const begin = performance.now();
     if (await operation(i).catch(() => false)) record.histogram.recordValue(Math.max(1, Math.round((performance.now() - begin) * 1000)));
     else record.errors += 1;
   }
-  record.seconds = (performance.now() - started) / 1000;
+  record.seconds += (performance.now() - started) / 1000;
   return summary(name, 1, record);
+}
+
+/**
+ * An open loop at a steady rate: operation i starts i ÷ rate seconds after the first,
+ * whether or not earlier ones have answered (clients arriving on their own). Its
+ * concurrency is the most that were in flight at once.
+ */
+export async function paced(name: string, rate: number, seconds: number, operation: (i: number) => Promise<boolean>, into?: Recorder): Promise<Measurement> {
+  const record = into ?? recorder();
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  let open = 0;
+  let most = 0;
+  for (let i = 0; i < Math.round(rate * seconds); i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const begin = performance.now();
+    most = Math.max(most, ++open);
+    inFlight.push(
+      operation(i)
+        .catch(() => false)
+        .then((ok) => {
+          open -= 1;
+          if (ok) record.histogram.recordValue(Math.max(1, Math.round((performance.now() - begin) * 1000)));
+          else record.errors += 1;
+        }),
+    );
+  }
+  await Promise.all(inFlight);
+  record.seconds += (performance.now() - started) / 1000;
+  return summary(name, most, record);
+}
+
+/** Rounds recorded apart (each for its own figure) reported as one workload. */
+export function combined(name: string, concurrency: number, rounds: readonly Recorder[]): Measurement {
+  const all = recorder();
+  for (const round of rounds) {
+    all.histogram.add(round.histogram);
+    all.errors += round.errors;
+    all.seconds += round.seconds;
+  }
+  return summary(name, concurrency, all);
 }

@@ -1,5 +1,8 @@
 import { newId, type Database } from '@memory-bank/db';
-import { FULLTEXT_INDEXES, createFulltextIndex, dropFulltextIndex, insertMemoriesBulk } from '@memory-bank/db/system';
+import { FULLTEXT_INDEXES, createFulltextIndex, dropFulltextIndex, insertMemoriesBulk, openDatabase, type DatabaseHandle } from '@memory-bank/db/system';
+import { pino } from 'pino';
+import { createApp, type MemoryBankApp } from '../src/app';
+import { loadConfig } from '../src/config';
 import type { Services } from '../src/services';
 import { tenantMemories } from './corpus';
 
@@ -10,6 +13,27 @@ export interface Tenant {
   key: string;
   /** The texts seeded for this tenant (empty until seeded). */
   texts: string[];
+}
+
+/**
+ * A bench database's pool and an app on it in this process, words only: to provision tenants
+ * through the services and read what the service wrote. `logQuery` hears every statement.
+ */
+export function openBenchApp(
+  url: string,
+  options: { poolSize: number; env?: Record<string, string>; logQuery?: (sql: string, params: unknown[]) => void },
+): { handle: DatabaseHandle; app: MemoryBankApp; close(): Promise<void> } {
+  const handle = openDatabase(url, { poolSize: options.poolSize, ...(options.logQuery && { logQuery: options.logQuery }) });
+  const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', EMBEDDINGS_PROVIDER: 'none', ...options.env });
+  const app = createApp({ db: handle.db, config, logger: pino({ level: 'silent' }) });
+  return {
+    handle,
+    app,
+    async close() {
+      await app.close({ flush: false }).catch(() => undefined);
+      await handle.close();
+    },
+  };
 }
 
 /** Orgs with an owner and a key each, made through the same services the API uses. */

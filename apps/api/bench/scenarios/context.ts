@@ -49,6 +49,8 @@ export interface BenchContext {
   scale: Scale;
   database: DatabaseHandle;
   databaseUrl: string;
+  /** The database server (no database), where a scenario may create a database of its own. */
+  databaseServerUrl: string;
   /** Statements drizzle sends while `capturing` is set. */
   capture: { capturing: { sql: string; params: unknown[] }[] | null };
   services: Services;
