@@ -39,7 +39,7 @@ export interface SemanticIndexSettings {
 /** A cached owner is brought up to date (vectors written since, by any replica) at most this often. */
 const DELTA_EVERY_MS = 1_000;
 /** A delta load starts this long before the newest vector it read: writes commit a little after their embedded_at. */
-const DELTA_MARGIN_MS = 10_000;
+const DELTA_MARGIN_MS = 3_000;
 /** Query vectors remembered (agents repeat queries). */
 const QUERY_VECTORS = 256;
 const WARN_EVERY_MS = 30_000;
@@ -57,13 +57,16 @@ export type OwnerMatrices = ReturnType<typeof createSemanticIndex>;
  * cache and scanned in the worker thread. Freshness: vectors this process stores mark their
  * org's matrices stale (read at the next search); every DELTA_EVERY_MS a search reads what
  * any replica wrote since the matrix's newest vector (less a margin); every reloadMs the owner
- * is read again whole, so a memory another replica deleted stays at most that long. A memory
+ * is read again whole, beside the searches (they keep the old matrix until the new one is in),
+ * so a memory another replica deleted stays about that long. A memory
  * whose text changes here leaves at once (forget).
  */
 export function createSemanticIndex(deps: { db: Database; provider: EmbeddingProvider | null; worker: ComputeWorker; health: ProviderHealth; logger: Logger; settings: SemanticIndexSettings }) {
   const { db, provider, worker, health, logger, settings } = deps;
   const matrices = new Map<string, OwnerMatrix>();
   const loads = new Map<string, Promise<OwnerMatrix>>();
+  /** Whole reloads running beside the searches, with the memories forgotten meanwhile (their rows may be in what the reload read). */
+  const reloads = new Map<string, Set<string>>();
   const queryVectors = new Map<string, Int8Array | null>();
   let warnedAt = -Infinity;
   let closed = false;
@@ -118,6 +121,25 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
     return matrix;
   }
 
+  /**
+   * An owner due for its whole reload (which drops what other replicas deleted) is read again
+   * beside the searches, which keep using its matrix until the new one is in.
+   */
+  function reloadBehind(scope: OwnerScope, which: 'user' | 'org', model: string, key: string): void {
+    if (reloads.has(key)) return;
+    const forgotten = new Set<string>();
+    reloads.set(key, forgotten);
+    loadWhole(scope, which, model)
+      .then(
+        (fresh) => {
+          for (const id of forgotten) fresh.remove(id);
+          if (!closed && matrices.has(key)) matrices.set(key, fresh);
+        },
+        (error: unknown) => logger.warn({ error: errorForLog(error) }, 'semantic cache reload failed; the next search tries again'),
+      )
+      .finally(() => reloads.delete(key));
+  }
+
   /** The owner's matrix, loaded whole or brought up to date as its age asks. */
   async function matrixOf(scope: OwnerScope, which: 'user' | 'org', model: string): Promise<OwnerMatrix> {
     const key = keyOf(scope, which);
@@ -125,7 +147,8 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
     if (inFlight) return inFlight;
     const now = performance.now();
     const cached = matrices.get(key);
-    const due = !cached || now - cached.loadedAt > settings.reloadMs || cached.fragmented ? 'whole' : cached.stale || now - cached.checkedAt > DELTA_EVERY_MS ? 'delta' : null;
+    if (cached && !cached.fragmented && now - cached.loadedAt > settings.reloadMs) reloadBehind(scope, which, model, key);
+    const due = !cached || cached.fragmented ? 'whole' : cached.stale || now - cached.checkedAt > DELTA_EVERY_MS ? 'delta' : null;
     if (cached && due === null) {
       matrices.delete(key);
       matrices.set(key, cached);
@@ -192,6 +215,7 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
     /** Memories of the org whose text changed or that were deleted here: out of every cached matrix at once. */
     forget(org: OrgScope, memoryIds: readonly string[]): void {
       for (const [key, matrix] of matrices) if (key.startsWith(`${org.orgId}/`)) for (const id of memoryIds) matrix.remove(id);
+      for (const [key, forgotten] of reloads) if (key.startsWith(`${org.orgId}/`)) for (const id of memoryIds) forgotten.add(id);
     },
     /** What the cache holds (metrics, doctor). */
     usage: () => ({ owners: matrices.size, bytes: bytes() }),
