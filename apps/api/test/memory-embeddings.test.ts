@@ -158,7 +158,8 @@ describe('an outage of the embeddings endpoint', () => {
   let service: TestServer;
   beforeAll(async () => {
     outage = await startEmbeddingsServer();
-    service = await startTestServer({ env: openAiEnv(outage, { EMBEDDINGS_TIMEOUT_MS: '400', EMBEDDINGS_QUERY_DEADLINE_MS: '200' }) });
+    // A database of its own: the sweep it runs embeds every org of its database.
+    service = await startTestServer({ ownDatabase: true, env: openAiEnv(outage, { EMBEDDINGS_TIMEOUT_MS: '400', EMBEDDINGS_QUERY_DEADLINE_MS: '200' }) });
   });
   afterAll(async () => {
     await service.close();

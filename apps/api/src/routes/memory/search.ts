@@ -25,7 +25,7 @@ export const getMemorySearchRoute = authedRoute(['memory:read'], {
   tags: ['Memory'],
   summary: 'Search memories',
   description:
-    'Finds your and your org\'s memories about a topic, by their words (typos corrected from your own words) and by meaning, best first; each result says which words matched or that meaning found it. Use it before answering anything that may depend on earlier work; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
+    'Finds memories about a topic, yours and your org\'s, by their words (typos corrected from your own words) and by meaning, best first; each result says which words matched or that meaning found it. Use it before answering anything that may depend on earlier work; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.',
   request: { query: SearchQuery },
   responses: {
     200: {
