@@ -374,7 +374,7 @@ export interface paths {
         };
         /**
          * Search memories
-         * @description Finds your and your org's memories about a topic, by their words (typos corrected from your own words) and by meaning, best first; each result says which words matched or that meaning found it. Use it before answering anything that may depend on earlier work; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.
+         * @description Finds memories about a topic, yours and your org's, by their words (typos corrected from your own words) and by meaning, best first; each result says which words matched or that meaning found it. Use it before answering anything that may depend on earlier work; short words such as "Go" or "Q3" work. No match is an empty list. To browse without a query use getMemory.
          */
         get: operations["getMemorySearch"];
         put?: never;
