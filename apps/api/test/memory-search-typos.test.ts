@@ -91,6 +91,14 @@ describe('typo correction', () => {
     expect((await search(user, 'mouth')).corrected_query).toBeNull();
     // Four letters: too short to tell a typo from another word.
     expect((await search(user, 'pokl')).corrected_query).toBeNull();
+    // A number is never a typo of another: ticket 104822 is not ticket 104823.
+    const ticket = await save(user, 'Ticket 104823 tracks the webhook retries.');
+    try {
+      expect((await search(user, '104822')).corrected_query).toBeNull();
+      expect((await search(user, '104822')).results).toEqual([]);
+    } finally {
+      expectStatus(await user.api.delete(`/v1/memory/${ticket}`), 204);
+    }
     // The last word is being typed: a prefix of the owner's word, found as such.
     const typed = await search(user, 'Elastics');
     expect(typed.corrected_query).toBeNull();

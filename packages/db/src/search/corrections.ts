@@ -40,10 +40,13 @@ export function editsAllowed(word: string): number {
   return chars < CORRECTION.minChars ? 0 : chars < CORRECTION.twoEditsFromChars ? 1 : 2;
 }
 
-/** The query words that may be typos: unknown to the owners and to every dictionary, long enough. */
+/** A number: another number is another thing (an order, a port, a year), never its typo. */
+const NUMBER = /^\p{N}+$/u;
+
+/** The query words that may be typos: unknown to the owners and to every dictionary, long enough, not numbers. */
 export function correctableWords(query: SearchQuery, stats: OwnersStats, dictionary: SpellingDictionary): QueryWord[] {
   return query.words
-    .filter((word) => editsAllowed(word.text) > 0 && !IDEOGRAPHIC.test(word.text) && wordDocs(word, stats) === 0 && !dictionary.knows(word.text))
+    .filter((word) => editsAllowed(word.text) > 0 && !IDEOGRAPHIC.test(word.text) && !NUMBER.test(word.text) && wordDocs(word, stats) === 0 && !dictionary.knows(word.text))
     .slice(0, CORRECTION.maxWords);
 }
 
