@@ -5,7 +5,7 @@
  */
 export const SERVER_INSTRUCTIONS = [
   'Memory Bank is long-term memory shared across sessions: facts, decisions and preferences saved earlier by you, other agents of this user, or their team.',
-  'Before answering a question that may depend on earlier work (project conventions, past decisions, names, preferences), search first with getMemorySearch (keywords, not sentences); read a hit in full with getMemoryById.',
+  'Before answering a question that may depend on earlier work (project conventions, past decisions, names, preferences), search first with getMemorySearch (a few keywords or a short question); read a hit in full with getMemoryById.',
   'Save with postMemory when the user states a durable fact, preference or decision, or asks you to remember something: one self-contained fact per memory, with tags, and with contexts (a short snippet of where it came from) so it can be cited later. Do not save secrets or passing chatter.',
   'When an answer relies on a memory, cite it by id (mem_…) and, when useful, its context snippet, so the user can check or delete it.',
   'Memories saved with scope "org" are visible to everyone in the team; the default "user" scope is private to this user. Use "org" only for knowledge meant for the whole team.',
