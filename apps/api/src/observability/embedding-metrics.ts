@@ -1,8 +1,12 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { EmbeddingEvents, Embeddings } from '../embeddings';
 
-/** A count of memories without a current vector is read at most this often (one count per org). */
-const MISSING_SAMPLE_MS = 30_000;
+/**
+ * A count of memories without a current vector is read at most this often: it is one
+ * anti-join per org, so it follows the backfill's sweep (EMBEDDINGS_SWEEP_MS's default), not
+ * every scrape.
+ */
+const MISSING_SAMPLE_MS = 300_000;
 
 /**
  * The embedding subsystem's series (docs/observability.md): which provider and model, how
@@ -62,7 +66,7 @@ export function registerEmbeddingMetrics(registry: Registry, embeddings: () => E
   let sampled: { at: number; value: Promise<number | undefined> } | undefined;
   new Gauge({
     name: 'memory_bank_embeddings_missing',
-    help: 'Memories of every org without a current vector (the backfill embeds them); read at most every 30 s',
+    help: 'Memories of every org without a current vector (the backfill embeds them); read at most every 5 minutes',
     registers,
     async collect() {
       if (!sampled || performance.now() - sampled.at > MISSING_SAMPLE_MS) {
