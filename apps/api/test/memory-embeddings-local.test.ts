@@ -55,6 +55,15 @@ describe('the local model', () => {
     expect(await search('migratory patterns of arctic terns')).toEqual([]);
   });
 
+  it('recalls by meaning too: a prompt in other words brings the memory that answers it', async () => {
+    const who = (await createTenant(server.services, server.url, 'Recall by meaning')).owner;
+    const pto = await save(who, 'PTO and vacation days are requested through the Workday form two weeks ahead');
+    await save(who, 'Deploys go out on Tuesdays through the blue-green pipeline');
+    await server.embeddings.idle();
+    const recalled = bodyOf(await who.api.post('/v1/recall', { body: { session_id: 'meaning-1', harness: 'claude-code', trigger: 'prompt', prompt: 'how do I ask for holiday leave?' } }), 200);
+    expect(recalled.memories.map((memory) => memory.id)).toContain(pto);
+  });
+
   it('embeds only English: other languages get a NULL vector, are not missing, and their queries have no semantic leg', async () => {
     const french = await save(org.owner, 'La rotation des clés de la base de données a lieu chaque trimestre');
     const japanese = await save(org.owner, 'データベースの鍵は四半期ごとに更新します');
