@@ -1,4 +1,4 @@
-import { countMemoriesWithoutVector, memoriesWithoutVector, type Database } from '@memory-bank/db';
+import { MEMORY_SCOPES, countMemoriesWithoutVector, memoriesWithoutVector, type Database } from '@memory-bank/db';
 import { orgsToEmbed, releaseMaintenanceLease, renewMaintenanceLease, takeMaintenanceLease, type LeaseHolder } from '@memory-bank/db/system';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -69,20 +69,22 @@ export function createEmbeddingBackfill(deps: {
     Object.assign(progress, { orgsDone: 0, orgsTotal: orgs.length, embedded: 0, notServed: 0 });
     let loggedAt = performance.now();
     for (const org of orgs) {
-      for (let afterId = ''; ; ) {
-        if (!keepGoing()) return false;
-        const memories = await memoriesWithoutVector(db, org, provider.model, { afterId, limit: BACKFILL_BATCH });
-        if (memories.length === 0) break;
-        const batch = await embedMemories(db, provider, org, memories);
-        health.succeeded();
-        progress.embedded += batch.embedded;
-        progress.notServed += batch.notServed;
-        deps.onBatch?.(batch);
-        deps.onStored?.(org);
-        afterId = memories.at(-1)!.id;
-        if (performance.now() - loggedAt > PROGRESS_EVERY_MS) {
-          loggedAt = performance.now();
-          logger.info({ model: provider.model, orgs_done: progress.orgsDone, orgs: progress.orgsTotal, embedded: progress.embedded, not_served: progress.notServed }, 'embedding backfill');
+      for (const scope of MEMORY_SCOPES) {
+        for (let afterId = ''; ; ) {
+          if (!keepGoing()) return false;
+          const memories = await memoriesWithoutVector(db, org, provider.model, { scope, afterId, limit: BACKFILL_BATCH });
+          if (memories.length === 0) break;
+          const batch = await embedMemories(db, provider, org, memories);
+          health.succeeded();
+          progress.embedded += batch.embedded;
+          progress.notServed += batch.notServed;
+          deps.onBatch?.(batch);
+          deps.onStored?.(org);
+          afterId = memories.at(-1)!.id;
+          if (performance.now() - loggedAt > PROGRESS_EVERY_MS) {
+            loggedAt = performance.now();
+            logger.info({ model: provider.model, orgs_done: progress.orgsDone, orgs: progress.orgsTotal, embedded: progress.embedded, not_served: progress.notServed }, 'embedding backfill');
+          }
         }
       }
       progress.orgsDone += 1;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../driver';
-import { MEMORY_VECTOR_INDEXES, memory, memoryVectors } from '../schema';
+import { MEMORY_INDEXES, MEMORY_VECTOR_INDEXES, memory, memoryVectors, type MemoryScope } from '../schema';
 import type { OrgScope, OwnerScope } from '../scope';
 
 /*
@@ -49,13 +49,23 @@ export async function memoriesToEmbed(ex: Executor, org: OrgScope, model: string
     .where(and(eq(memory.orgId, org.orgId), inArray(memory.id, [...ids]), isNotNull(memory.contentKey), isNull(memoryVectors.memoryId)));
 }
 
-/** Up to `limit` of the org's memories after `afterId` (id order) that have no current vector of `model`. */
-export async function memoriesWithoutVector(ex: Executor, org: OrgScope, model: string, options: { afterId: string; limit: number }): Promise<MemoryToEmbed[]> {
+/**
+ * Up to `limit` of the org's memories of one scope after `afterId` (id order) that have no
+ * current vector of `model`. Read along the org's (org_id, scope, id) index: a range of this
+ * org's rows only, where the primary key's id order would walk every org's rows after the
+ * cursor.
+ */
+export async function memoriesWithoutVector(
+  ex: Executor,
+  org: OrgScope,
+  model: string,
+  options: { scope: MemoryScope; afterId: string; limit: number },
+): Promise<MemoryToEmbed[]> {
   return ex
     .select(toEmbed)
-    .from(memory)
+    .from(memory, { forceIndex: MEMORY_INDEXES.orgScope })
     .leftJoin(memoryVectors, currentVector(model))
-    .where(and(eq(memory.orgId, org.orgId), gt(memory.id, options.afterId), isNotNull(memory.contentKey), isNull(memoryVectors.memoryId)))
+    .where(and(eq(memory.orgId, org.orgId), eq(memory.scope, options.scope), gt(memory.id, options.afterId), isNotNull(memory.contentKey), isNull(memoryVectors.memoryId)))
     .orderBy(asc(memory.id))
     .limit(options.limit);
 }
