@@ -1,4 +1,4 @@
-import { memoriesWithoutVector, newId } from '@memory-bank/db';
+import { memoriesWithoutVector, newId, type OrgScope } from '@memory-bank/db';
 import { insertMemoriesBulk, openDatabase, orgScopeOf, type DatabaseHandle } from '@memory-bank/db/system';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createMigratedDatabase, rowsRead } from './support/database';
@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from './support/server';
 let database: Awaited<ReturnType<typeof createMigratedDatabase>>;
 let server: TestServer;
 let probe: DatabaseHandle;
-let small: { orgId: string };
+let small: OrgScope;
 let lastOwnId: string;
 /** As many as the org's own, before them and after them (ids grow with time). */
 const MEMORIES = 2000;
