@@ -166,6 +166,9 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
         else for (const row of rows) matrix.put(row.memoryId, row.vector, row.embeddedAt);
       }
       matrix ??= await loadWhole(scope, which, model);
+      // A whole reload that finished meanwhile (reloadBehind) is newer than this delta's matrix.
+      const reloaded = matrices.get(key);
+      if (reloaded && cached && reloaded !== cached && reloaded.loadedAt > cached.loadedAt) return reloaded;
       matrices.delete(key);
       if (!closed) matrices.set(key, matrix);
       // Least recently searched owners leave first; the one just used stays even alone over the budget.
