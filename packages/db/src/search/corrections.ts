@@ -89,14 +89,21 @@ export interface VocabularyTerm {
  */
 export function chooseCorrections(words: readonly QueryWord[], vocabulary: readonly VocabularyTerm[]): Map<string, VocabularyTerm[]> {
   const byWord = new Map<string, VocabularyTerm[]>();
+  // Compared folded, as the collation compares; kept as the owners write them (accents).
+  const folded = vocabulary.map((entry) => {
+    const candidate = foldTerm(entry.term.slice(1));
+    return { entry, candidate, first: Array.from(candidate.slice(0, 2))[0] ?? '' };
+  });
   for (const word of words) {
     const typed = foldTerm(word.text);
     const bound = editsAllowed(word.text);
+    const firsts = new Set(Array.from(typed).slice(0, 2));
     let best = bound + 1;
     let nearest: VocabularyTerm[] = [];
     let begun = false;
-    for (const entry of vocabulary) {
-      const candidate = foldTerm(entry.term.slice(1));
+    for (const { entry, candidate, first } of folded) {
+      // Only the ranges read for this word (vocabularyRanges): another word's are not its neighbours.
+      if (!firsts.has(first)) continue;
       if (word.prefix && candidate.startsWith(typed)) {
         begun = true;
         break;
@@ -108,7 +115,6 @@ export function chooseCorrections(words: readonly QueryWord[], vocabulary: reado
         best = steps;
         nearest = [];
       }
-      // The owner's word as they write it (accents kept); compared folded, as the collation does.
       nearest.push({ term: entry.term.slice(1), docs: entry.docs });
     }
     if (begun || nearest.length === 0) continue;
