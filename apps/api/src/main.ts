@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const database = describeDatabase(config.DATABASE_URL);
   // Typo correction's word lists, read while the database is prepared rather than on the first search.
-  void loadSpellingDictionary();
+  loadSpellingDictionary().catch((error: unknown) => logger.error({ error: errorForLog(error) }, 'the word lists of typo correction could not be read; search does not correct typos'));
   const { created } = await prepareDatabase(config, logger);
   // Before the pool, so its statements are traced (OTEL_EXPORTER_OTLP_ENDPOINT; off when unset).
   const tracing = startTracing(config, SERVICE_INFO.version);

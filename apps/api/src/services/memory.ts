@@ -494,7 +494,8 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
         now: clock.now(),
         tag: options.tag?.trim(),
         filter,
-        spelling: await search.spelling(),
+        // Word lists that could not be read (main.ts logs why) leave search without corrections, never failing.
+        spelling: await search.spelling().catch(() => undefined),
         semantic,
       });
     },
