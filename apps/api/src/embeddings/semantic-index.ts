@@ -189,12 +189,15 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
       if (!provider || closed || k <= 0 || query.trim() === '') return null;
       if (!provider.serves(embeddableLanguage(query)) || !health.available()) return null;
       try {
+        const owners = filter === 'all' ? (['user', 'org'] as const) : [filter];
+        const held = (await Promise.all(owners.map((which) => matrixOf(scope, which, provider.model)))).filter((matrix) => matrix.size > 0);
+        // Owners without vectors (nothing saved yet, or nothing the model serves): no query to embed.
+        if (held.length === 0) return [];
         const vector = await queryVector(provider, query);
         if (!vector) return null;
         const found: SemanticCandidate[] = [];
-        for (const which of filter === 'all' ? (['user', 'org'] as const) : [filter]) {
-          const matrix = await matrixOf(scope, which, provider.model);
-          if (matrix.size === 0 || matrix.dims !== vector.length) continue;
+        for (const matrix of held) {
+          if (matrix.dims !== vector.length) continue;
           const { ids } = matrix;
           const scanned = await worker.nearest({ query: vector, rows: matrix.rows, norms: matrix.norms, count: matrix.count, dims: matrix.dims, k });
           scanned.rows.forEach((row, i) => {
