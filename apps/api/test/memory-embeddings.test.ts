@@ -74,7 +74,8 @@ describe('the openai provider', () => {
     await server.embeddings.idle();
     const [first] = await vectorsOf(id);
     expectStatus(await org.owner.api.patch(`/v1/memory/${id}`, { body: { content: 'The wombat service moved to port 9443' } }), 200);
-    expect(await vectorsOf(id)).toEqual([]);
+    // The old vector is gone when the PATCH answers; the new one may already be there (the queue runs after the commit).
+    for (const row of await vectorsOf(id)) expect(row.content_key).toBe(row.memory_key);
     await server.embeddings.idle();
     const [second] = await vectorsOf(id);
     expect(second!.content_key).toBe(second!.memory_key);
@@ -107,7 +108,9 @@ describe('the openai provider', () => {
     expect(best!.similarity).toBeGreaterThan(0.5);
     // A memory whose text changed leaves the index at once, and comes back with its new vector.
     expectStatus(await org.owner.api.patch(`/v1/memory/${own}`, { body: { content: 'Armadillo logs rotate weekly' } }), 200);
-    expect(await ids(org.owner, 'user')).toEqual([]);
+    // The new text's vector may already be in (it shares no word with the query); the old one is not.
+    const afterChange = (await index.nearest(scopeOf(org.owner), 'user', query, 10)) ?? [];
+    expect(afterChange.filter((hit) => hit.similarity > 0.5)).toEqual([]);
     await server.embeddings.idle();
     expect((await index.nearest(scopeOf(org.owner), 'user', 'armadillo logs', 5))!.map((hit) => hit.memoryId)).toEqual([own]);
     // A memory deleted here leaves at once too.
