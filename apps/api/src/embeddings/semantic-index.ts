@@ -58,8 +58,8 @@ export type OwnerMatrices = ReturnType<typeof createSemanticIndex>;
  * org's matrices stale (read at the next search); every DELTA_EVERY_MS a search reads what
  * any replica wrote since the matrix's newest vector (less a margin); every reloadMs the owner
  * is read again whole, beside the searches (they keep the old matrix until the new one is in),
- * so a memory another replica deleted stays about that long. A memory
- * whose text changes here leaves at once (forget).
+ * and an owner not searched for reloadMs leaves the cache, so a memory another replica deleted
+ * stays at most about twice that long. A memory whose text changes here leaves at once (forget).
  */
 export function createSemanticIndex(deps: { db: Database; provider: EmbeddingProvider | null; worker: ComputeWorker; health: ProviderHealth; logger: Logger; settings: SemanticIndexSettings }) {
   const { db, provider, worker, health, logger, settings } = deps;
@@ -70,6 +70,14 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
   const queryVectors = new Map<string, Int8Array | null>();
   let warnedAt = -Infinity;
   let closed = false;
+
+  // An owner not searched for reloadMs leaves the cache: a memory another replica deleted
+  // never stays in the memory of a replica that no longer searches its owner.
+  const idleSweep = setInterval(() => {
+    const now = performance.now();
+    for (const [key, matrix] of matrices) if (now - matrix.checkedAt > settings.reloadMs && !loads.has(key)) matrices.delete(key);
+  }, Math.max(250, settings.reloadMs / 4));
+  idleSweep.unref();
 
   const keyOf = (scope: OwnerScope, which: 'user' | 'org') => `${scope.orgId}/${which === 'user' ? scope.userId : scope.orgId}`;
   const bytes = () => [...matrices.values()].reduce((sum, matrix) => sum + matrix.bytes, 0);
@@ -227,6 +235,7 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
     usage: () => ({ owners: matrices.size, bytes: bytes() }),
     close(): void {
       closed = true;
+      clearInterval(idleSweep);
       matrices.clear();
       queryVectors.clear();
     },
