@@ -57,7 +57,7 @@ export interface Embeddings {
   index: SemanticIndex;
   /** Memories of the org whose save, import or text change has committed: embedded in the background (the request never waits). */
   memoriesWritten(org: OrgScope, memoryIds: readonly string[]): void;
-  /** Memories of the org whose text changed or that were deleted here: their vectors leave this process's semantic cache at once (other replicas' at their next whole reload, or when the owner falls idle). */
+  /** Memories of the org whose text changed or that were deleted here: their vectors leave this process's semantic cache at once (other replicas' at their next whole reload, within EMBEDDINGS_RELOAD_MS). */
   memoriesForgotten(org: OrgScope, memoryIds: readonly string[]): void;
   /** The backfill and sweep; null with the provider `none`. */
   backfill: EmbeddingBackfill | null;

@@ -40,6 +40,8 @@ export interface SemanticIndexSettings {
 const DELTA_EVERY_MS = 1_000;
 /** A delta load starts this long before the newest vector it read: writes commit a little after their embedded_at. */
 const DELTA_MARGIN_MS = 3_000;
+/** An owner not searched for this many reload intervals leaves the cache. */
+const IDLE_RELOADS = 5;
 /** Query vectors remembered (agents repeat queries). */
 const QUERY_VECTORS = 256;
 const WARN_EVERY_MS = 30_000;
@@ -56,10 +58,11 @@ export type OwnerMatrices = ReturnType<typeof createSemanticIndex>;
  * Cosine search over per-owner int8 matrices (owner-matrix.ts), held in a byte-bounded LRU
  * cache and scanned in the worker thread. Freshness: vectors this process stores mark their
  * org's matrices stale (read at the next search); every DELTA_EVERY_MS a search reads what
- * any replica wrote since the matrix's newest vector (less a margin); every reloadMs the owner
- * is read again whole, beside the searches (they keep the old matrix until the new one is in),
- * and an owner not searched for reloadMs leaves the cache, so a memory another replica deleted
- * stays at most about twice that long. A memory whose text changes here leaves at once (forget).
+ * any replica wrote since the matrix's newest vector (less a margin); every reloadMs a timer
+ * reads each cached owner again whole, beside the searches (they keep the old matrix until the
+ * new one is in), so a memory another replica deleted stays at most about that long; an owner
+ * not searched for IDLE_RELOADS of those leaves the cache. A memory whose text changes here
+ * leaves at once (forget).
  */
 export function createSemanticIndex(deps: { db: Database; provider: EmbeddingProvider | null; worker: ComputeWorker; health: ProviderHealth; logger: Logger; settings: SemanticIndexSettings }) {
   const { db, provider, worker, health, logger, settings } = deps;
@@ -68,16 +71,26 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
   /** Whole reloads running beside the searches, with the memories forgotten meanwhile (their rows may be in what the reload read). */
   const reloads = new Map<string, Set<string>>();
   const queryVectors = new Map<string, Int8Array | null>();
+  /** Whose each cached matrix is (to read it again) and when it was last searched. */
+  const owners = new Map<string, { scope: OwnerScope; which: 'user' | 'org'; model: string; searchedAt: number }>();
   let warnedAt = -Infinity;
   let closed = false;
 
-  // An owner not searched for reloadMs leaves the cache: a memory another replica deleted
-  // never stays in the memory of a replica that no longer searches its owner.
-  const idleSweep = setInterval(() => {
+  // Every cached owner is read again whole once its matrix is reloadMs old, searched or not
+  // (so what another replica deleted leaves every replica's memory), until it has not been
+  // searched for IDLE_RELOADS of those: then it leaves the cache.
+  const upkeep = setInterval(() => {
     const now = performance.now();
-    for (const [key, matrix] of matrices) if (now - matrix.checkedAt > settings.reloadMs && !loads.has(key)) matrices.delete(key);
+    for (const [key, owner] of owners) {
+      const matrix = matrices.get(key);
+      if (loads.has(key)) continue;
+      if (!matrix || now - owner.searchedAt > settings.reloadMs * IDLE_RELOADS) {
+        matrices.delete(key);
+        owners.delete(key);
+      } else if (now - matrix.loadedAt > settings.reloadMs) reloadBehind(owner.scope, owner.which, owner.model, key);
+    }
   }, Math.max(250, settings.reloadMs / 4));
-  idleSweep.unref();
+  upkeep.unref();
 
   const keyOf = (scope: OwnerScope, which: 'user' | 'org') => `${scope.orgId}/${which === 'user' ? scope.userId : scope.orgId}`;
   const bytes = () => [...matrices.values()].reduce((sum, matrix) => sum + matrix.bytes, 0);
@@ -154,8 +167,8 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
     const inFlight = loads.get(key);
     if (inFlight) return inFlight;
     const now = performance.now();
+    owners.set(key, { scope, which, model, searchedAt: now });
     const cached = matrices.get(key);
-    if (cached && !cached.fragmented && now - cached.loadedAt > settings.reloadMs) reloadBehind(scope, which, model, key);
     const due = !cached || cached.fragmented ? 'whole' : cached.stale || now - cached.checkedAt > DELTA_EVERY_MS ? 'delta' : null;
     if (cached && due === null) {
       matrices.delete(key);
@@ -235,7 +248,8 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
     usage: () => ({ owners: matrices.size, bytes: bytes() }),
     close(): void {
       closed = true;
-      clearInterval(idleSweep);
+      clearInterval(upkeep);
+      owners.clear();
       matrices.clear();
       queryVectors.clear();
     },
