@@ -102,17 +102,22 @@ describe('a memory’s page', () => {
     expect(await pin.getAttribute('aria-pressed')).toBe('false');
     expect(await page.getByText('Pinned', { exact: true }).count()).toBe(0);
 
-    const patched = page.waitForRequest((request) => request.method() === 'PATCH' && request.url().endsWith(`/v1/memory/${memory.id}`));
+    const patched = page.waitForResponse((response) => response.request().method() === 'PATCH' && new URL(response.url()).pathname === `/v1/memory/${memory.id}`);
     await pin.click();
-    expect((await patched).headers()['if-match']).toMatch(/^"/);
+    const pinnedAnswer = await patched;
+    expect(pinnedAnswer.request().headers()['if-match']).toMatch(/^"/);
+    expect(pinnedAnswer.status()).toBe(200);
     await expect.poll(() => pin.getAttribute('aria-pressed')).toBe('true');
     await page.getByText('Pinned', { exact: true }).waitFor();
     expect((await memoryOf(memory.id)).pinned).toBe(true);
     await checkScreen(page, null);
 
-    // A second change needs no reload: the answer's ETag is the page's.
+    // A second change needs no reload: the answer's ETag is the page's. The button shows the
+    // change while the request runs; the memory has it once the PATCH has answered.
+    const unpinned = page.waitForResponse((response) => response.request().method() === 'PATCH' && new URL(response.url()).pathname === `/v1/memory/${memory.id}`);
     await pin.click();
     await expect.poll(() => pin.getAttribute('aria-pressed')).toBe('false');
+    expect((await unpinned).status()).toBe(200);
     expect((await memoryOf(memory.id)).pinned).toBe(false);
     expect(await page.getByText('Pinned', { exact: true }).count()).toBe(0);
 
