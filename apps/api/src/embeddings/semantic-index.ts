@@ -156,7 +156,7 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
           for (const id of forgotten) fresh.remove(id);
           if (!closed && matrices.has(key)) matrices.set(key, fresh);
         },
-        (error: unknown) => logger.warn({ error: errorForLog(error) }, 'semantic cache reload failed; the next search tries again'),
+        (error: unknown) => logger.warn({ error: errorForLog(error) }, 'semantic cache reload failed; it is tried again shortly'),
       )
       .finally(() => reloads.delete(key));
   }
@@ -210,8 +210,8 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
       if (!provider || closed || k <= 0 || query.trim() === '') return null;
       if (!provider.serves(embeddableLanguage(query)) || !health.available()) return null;
       try {
-        const owners = filter === 'all' ? (['user', 'org'] as const) : [filter];
-        const held = (await Promise.all(owners.map((which) => matrixOf(scope, which, provider.model)))).filter((matrix) => matrix.size > 0);
+        const whose = filter === 'all' ? (['user', 'org'] as const) : [filter];
+        const held = (await Promise.all(whose.map((which) => matrixOf(scope, which, provider.model)))).filter((matrix) => matrix.size > 0);
         // Owners without vectors (nothing saved yet, or nothing the model serves): no query to embed.
         if (held.length === 0) return [];
         const vector = await queryVector(provider, query);
