@@ -10,14 +10,16 @@
 // while the spool holds events, new ones queue behind them.
 //
 // Recall (docs/hooks.md#recall): at a session's first model call and after each prompt it asks
-// POST /v1/recall for the memories to add, waiting at most 1.5 s, and appends what it got to the
-// system prompt of the session's model calls (experimental.chat.system.transform). The key needs
-// memory:read and hooks:write; without memory:read it recalls nothing and forwards as before.
+// POST /v1/recall for the memories to add, waiting at most 1.5 s (MEMORY_BANK_RECALL_TIMEOUT, in
+// seconds), and appends what it got to the system prompt of the session's model calls
+// (experimental.chat.system.transform). The key needs memory:read and hooks:write; without
+// memory:read it recalls nothing and forwards as before.
 //
 // Project (docs/hooks.md#project-identity): every event and recall names the project as forward.sh
 // does — $MEMORY_BANK_PROJECT, else the git remote `origin` of OpenCode's directory without its
-// credentials, else the repository's root (each git call cut off after 300 ms) — so "last time in
-// this project" finds the same repository's sessions from any harness or checkout.
+// credentials, else the repository's root (each git call cut off after 300 ms,
+// MEMORY_BANK_GIT_TIMEOUT in seconds) — so "last time in this project" finds the same
+// repository's sessions from any harness or checkout.
 import { execFile } from 'node:child_process';
 import { link, mkdir, readFile, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -59,7 +61,13 @@ async function post(path, body, headers, ms) {
   return response.status;
 }
 
-const RECALL_TIMEOUT_MS = 1500;
+/** Seconds from the environment (the same settings as recall.sh and project.sh), else the default. */
+const seconds = (name, fallback) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value * 1000 : fallback;
+};
+
+const RECALL_TIMEOUT_MS = seconds('MEMORY_BANK_RECALL_TIMEOUT', 1500);
 const RECALL_KEPT = 5; // the last recalls of a session stay in its system prompt
 
 /** The context POST /v1/recall gives for a session of `project` (a promise), or '' (slow, down, refused: nothing). */
@@ -84,7 +92,7 @@ async function recall(body, project) {
   }
 }
 
-const GIT_TIMEOUT_MS = 300;
+const GIT_TIMEOUT_MS = seconds('MEMORY_BANK_GIT_TIMEOUT', 300);
 
 /** git's one-line answer in `dir` ('' when it has none), and whether it was cut off. Never throws. */
 const git = (dir, args) =>
