@@ -17,7 +17,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HARNESS_ADAPTERS } from '../src/hooks/adapters';
-import { fixture, newSessionId } from './support/hooks';
+import { fixture, HOOK_SETTINGS, newSessionId, UNHURRIED_HOOKS } from './support/hooks';
 import { bodyOf } from './support/http';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
@@ -386,7 +386,7 @@ describe.runIf(served('gemini-cli') && served('cursor'))('installed hooks agains
   it('Kimi’s recall, as installed, prints the context as plain text; Cursor’s prints {"additional_context"} at session start', async () => {
     install(home, 'kimi');
     const saved = bodyOf(await user.api.post('/v1/memory', { body: { content: 'Rolling deploys of the storefront: fly deploy --strategy rolling, one region at a time.', scope: 'user' } }), 201);
-    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key };
+    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key, ...UNHURRIED_HOOKS };
     const kimiRecall = /command = "([^"]*recall\.sh kimi)"/.exec(readFileSync(join(home, '.kimi-code/config.toml'), 'utf8'))![1]!;
     const kimi = await runHook(home, kimiRecall, { hook_event_name: 'UserPromptSubmit', session_id: newSessionId(), cwd: '/home/ana/storefront', prompt: 'How do I do a rolling deploy of the storefront?' }, env);
     expect(kimi.code).toBe(0);
@@ -404,7 +404,7 @@ describe.runIf(served('gemini-cli') && served('cursor'))('installed hooks agains
   describe('Cline, Factory Droid, Copilot CLI and Kilo, as installed', () => {
     const prompt = 'Where do the storefront feature flags live?';
     let flags: string;
-    const env = () => ({ MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key });
+    const env = () => ({ MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key, ...UNHURRIED_HOOKS });
     beforeAll(async () => {
       for (const harness of ['cline', 'factory', 'copilot', 'kilo']) install(home, harness);
       flags = bodyOf(await user.api.post('/v1/memory', { body: { content: 'Storefront feature flags live in config/flags.yml; flip one with make flag NAME=checkout_v2.', scope: 'user' } }), 201).id;
@@ -470,7 +470,7 @@ describe.runIf(served('gemini-cli') && served('cursor'))('installed hooks agains
         const events = await eventually('kilo', sessionID, (event) => event.event === 'chat.message');
         expect(events.some((event) => event.event === 'chat.message' && event.content.includes(prompt))).toBe(true);
       } finally {
-        for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
+        for (const name of HOOK_SETTINGS) {
           if (saved[name] === undefined) delete process.env[name];
           else process.env[name] = saved[name];
         }
@@ -490,7 +490,7 @@ describe.runIf(served('gemini-cli') && served('cursor') && served('kilo'))('one 
     user = (await createTenant(server.services, server.url, 'Checkouts org')).owner;
     home = freshHome();
     for (const harness of ['cursor', 'gemini-cli', 'kilo']) install(home, harness);
-    env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key };
+    env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key, ...UNHURRIED_HOOKS };
     // Two checkouts of one repository, its remote spelled two ways; two directories without git.
     const root = freshHome();
     const git = (...args: string[]) => expect(spawnSync('git', args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, encoding: 'utf8' }).status).toBe(0);
@@ -553,7 +553,7 @@ describe.runIf(served('gemini-cli') && served('cursor') && served('kilo'))('one 
       expect(output.system[0]).toContain('Last time in this project');
       expect(output.system[0]).toContain(`- You asked: ${prompt}`);
     } finally {
-      for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
+      for (const name of HOOK_SETTINGS) {
         if (saved[name] === undefined) delete process.env[name];
         else process.env[name] = saved[name];
       }
@@ -590,7 +590,8 @@ describe.runIf(served('gemini-cli') && served('cursor') && served('kilo'))('one 
   it('a git that hangs costs the hooks at most its cut-off: the forwarder still delivers, recall still answers within 1.5 s', async () => {
     const bin = freshHome();
     writeFileSync(join(bin, 'git'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
-    const hungGit = { ...env, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    // The default deadlines: they are what this test is about.
+    const hungGit = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: user.key, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}` };
     const forward = (json(join(home, '.cursor/hooks.json')).hooks.beforeSubmitPrompt as { command: string }[])[0]!.command;
     const conversationId = newSessionId();
     let started = performance.now();
@@ -662,34 +663,33 @@ describe('the installed recall hooks, the service down', () => {
         const spooled = readdirSync(join(home, '.memory-bank/spool')).filter((name) => name.endsWith(`.${harness}.json`));
         return { runs, spooled };
       };
-      await Promise.all(
-        Object.entries(services).map(async ([state, url]) => {
-          let copilotTimeout = 0;
-          const [factory, copilot] = await Promise.all([
-            runIn('factory', url, (home) => {
-              const [forward, recall] = commandsOf(json(join(home, '.factory/hooks.json')).hooks.SessionStart);
-              return [
-                [recall!, fixture('factory', 'session-start')],
-                [forward!, fixture('factory', 'session-start')],
-              ];
-            }),
-            runIn('copilot', url, (home) => {
-              const entry = (json(join(home, '.copilot/hooks/memory-bank.json')).hooks.sessionStart as { bash: string; timeoutSec: number }[])[0]!;
-              copilotTimeout = entry.timeoutSec * 1000;
-              return [[entry.bash, fixture('copilot', 'session-start')]];
-            }),
-          ]);
-          const [factoryRecall, factoryForward] = factory.runs;
-          expect({ code: factoryRecall!.code, stdout: factoryRecall!.stdout }, state).toEqual({ code: 0, stdout: '{}\n' });
-          expect(factoryRecall!.ms, state).toBeLessThan(1500);
-          for (const run of [factoryForward!, copilot.runs[0]!]) {
-            expect({ code: run.code, stdout: run.stdout }, state).toEqual({ code: 0, stdout: '' });
-            // forward.sh gives up after ~3 s (1 s when nothing listens): within the 5 s the installer gives each hook.
-            expect(run.ms, state).toBeLessThan(state === 'down' ? 1500 : copilotTimeout);
-          }
-          expect([factory.spooled.length, copilot.spooled.length], state).toEqual([1, 1]); // kept for when the service is back
-        }),
-      );
+      // One state after the other: each hook's time is its own, not the sum of a machine's worth of them starting at once.
+      for (const [state, url] of Object.entries(services)) {
+        let copilotTimeout = 0;
+        const [factory, copilot] = await Promise.all([
+          runIn('factory', url, (home) => {
+            const [forward, recall] = commandsOf(json(join(home, '.factory/hooks.json')).hooks.SessionStart);
+            return [
+              [recall!, fixture('factory', 'session-start')],
+              [forward!, fixture('factory', 'session-start')],
+            ];
+          }),
+          runIn('copilot', url, (home) => {
+            const entry = (json(join(home, '.copilot/hooks/memory-bank.json')).hooks.sessionStart as { bash: string; timeoutSec: number }[])[0]!;
+            copilotTimeout = entry.timeoutSec * 1000;
+            return [[entry.bash, fixture('copilot', 'session-start')]];
+          }),
+        ]);
+        const [factoryRecall, factoryForward] = factory.runs;
+        expect({ code: factoryRecall!.code, stdout: factoryRecall!.stdout }, state).toEqual({ code: 0, stdout: '{}\n' });
+        expect(factoryRecall!.ms, state).toBeLessThan(1500);
+        for (const run of [factoryForward!, copilot.runs[0]!]) {
+          expect({ code: run.code, stdout: run.stdout }, state).toEqual({ code: 0, stdout: '' });
+          // forward.sh gives up after ~3 s (1 s when nothing listens): within the 5 s the installer gives each hook.
+          expect(run.ms, state).toBeLessThan(state === 'down' ? 1500 : copilotTimeout);
+        }
+        expect([factory.spooled.length, copilot.spooled.length], state).toEqual([1, 1]); // kept for when the service is back
+      }
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => hung.close(() => resolve()));

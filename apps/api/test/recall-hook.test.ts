@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, newSessionId } from './support/hooks';
+import { fixture, HOOK_SETTINGS, newSessionId, UNHURRIED_HOOKS } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 import { createTenant, type TestUser } from './support/tenants';
 import { expectStatus } from './support/http';
@@ -102,11 +102,10 @@ describe.runIf(has('curl'))('the installed Claude Code recall hook', () => {
   });
 
   it('prints the project’s memories and the last session’s note on SessionStart, and the prompt’s memories on UserPromptSubmit — only the user’s own and org-shared ones', async () => {
-    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: ana.key };
+    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: ana.key, ...UNHURRIED_HOOKS };
     const sessionId = newSessionId();
     const start = await runHook(recallCommand(), fixture('claude-code', 'session-start', { session_id: sessionId, cwd }), env);
     expect(start.code).toBe(0);
-    expect(start.ms).toBeLessThan(HOOK_DEADLINE_MS);
     const started = JSON.parse(start.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(Object.keys(started)).toEqual(['hookSpecificOutput']);
     expect(started.hookSpecificOutput.hookEventName).toBe('SessionStart');
@@ -139,7 +138,7 @@ describe.runIf(has('curl'))('the installed Claude Code recall hook', () => {
   });
 
   it('prints {} when nothing is new, for other events, without a key, and when the key is refused', async () => {
-    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: ana.key };
+    const env = { MEMORY_BANK_URL: server.url, MEMORY_BANK_API_KEY: ana.key, ...UNHURRIED_HOOKS };
     const unrelated = await runHook(recallCommand(), fixture('claude-code', 'user-prompt-submit', { session_id: newSessionId(), prompt: 'zzzqqq xyzzy' }), env);
     expect(unrelated.stdout).toBe('{}\n');
     const tool = await runHook('~/.memory-bank/recall.sh claude-code', fixture('claude-code', 'pre-tool-use-bash', { session_id: newSessionId() }), env);
@@ -198,15 +197,19 @@ describe('the OpenCode plugin’s recall', () => {
     }
   });
   afterAll(() => {
-    for (const name of ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL']) {
+    for (const name of HOOK_SETTINGS) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }
   });
 
-  /** A fresh instance of the plugin (it reads its environment when loaded). */
-  async function loadPlugin(url: string): Promise<Record<string, PluginHook>> {
+  /** A fresh instance of the plugin (it reads its environment when loaded); `unhurried` against the live service, the default deadlines otherwise. */
+  async function loadPlugin(url: string, unhurried = false): Promise<Record<string, PluginHook>> {
     Object.assign(process.env, { MEMORY_BANK_URL: url, MEMORY_BANK_API_KEY: ana.key, MEMORY_BANK_SPOOL: join(home, 'opencode-spool') });
+    for (const [name, value] of Object.entries(UNHURRIED_HOOKS)) {
+      if (unhurried) process.env[name] = value;
+      else delete process.env[name];
+    }
     const module = (await import(`${pathToFileURL(join(INTEGRATIONS, 'opencode/memory-bank.js')).href}?recall=${++imports}`)) as {
       MemoryBank: (input: { directory: string }) => Promise<Record<string, PluginHook>>;
     };
@@ -214,7 +217,7 @@ describe('the OpenCode plugin’s recall', () => {
   }
 
   it('appends the session’s recalled memories to the system prompt of its model calls', async () => {
-    const hooks = await loadPlugin(server.url);
+    const hooks = await loadPlugin(server.url, true);
     const sessionID = `ses_${newSessionId()}`;
     const first = { system: ['You are OpenCode.'] };
     await hooks['experimental.chat.system.transform']!({ sessionID, model: {} }, first);

@@ -8,6 +8,16 @@ export function fixture(harness: Harness, name: string, changes: Record<string, 
   return { ...payload, ...changes };
 }
 
+/**
+ * Settings for hook scripts and the OpenCode/Kilo plugin run against a live test service where
+ * what they print or send is the point: a loaded machine may take longer than the harness
+ * deadlines the defaults keep, and then they rightly give up. Tests of those deadlines (the
+ * service stopped or hung, git hung) use the defaults.
+ */
+export const UNHURRIED_HOOKS = { MEMORY_BANK_RECALL_TIMEOUT: '30', MEMORY_BANK_GIT_TIMEOUT: '10' } as const;
+/** The settings of the hook scripts and the plugin that tests change in process.env (restored after). */
+export const HOOK_SETTINGS = ['MEMORY_BANK_URL', 'MEMORY_BANK_API_KEY', 'MEMORY_BANK_SPOOL', ...Object.keys(UNHURRIED_HOOKS)] as const;
+
 let sessions = 0;
 /** A fresh Claude Code session id, so suites sharing the database never share a workstream. */
 export function newSessionId(): string {
