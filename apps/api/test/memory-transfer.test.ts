@@ -346,6 +346,23 @@ describe('import', () => {
     expect(await contentsOf(tenant.owner)).toHaveLength(250);
   });
 
+  it('saves of the importing owner go through while its chunks are written (the two take their locks in one order, so neither is a deadlock victim)', async () => {
+    const tenant = await createTenant(server.services, server.url, 'Import and saves org');
+    // The owner's statistics exist before the import, as for anyone who saved before.
+    expectStatus(await tenant.owner.api.post('/v1/memory', { body: { content: 'Saved before the import' } }), 201);
+    const file = ndjson(Array.from({ length: 3000 }, (_, i) => ({ content: `Imported line ${i} about the kestrel pipeline` })));
+    const importing = importInto(tenant.owner, file);
+    const statuses: number[] = [];
+    let importDone = false;
+    void importing.finally(() => (importDone = true));
+    for (let round = 0; !importDone || round < 3; round++) {
+      const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => tenant.owner.api.post('/v1/memory', { body: { content: `Saved during the import, round ${round} save ${i}` } })));
+      statuses.push(...answers.map((answer) => answer.status));
+    }
+    expect((await importing).body).toMatchObject({ imported: 3000, failed: 0, complete: true });
+    expect(statuses.filter((status) => status !== 201)).toEqual([]);
+  });
+
   it('saves lines in chunks: a 1,000-line file costs this process little CPU time a line, and its lines are searchable', async () => {
     const tenant = await createTenant(server.services, server.url, 'Bulk org');
     const file = ndjson(Array.from({ length: 1000 }, (_, i) => ({ content: `Bulk line ${i} about the staging database and release ${i % 7}`, tags: [`t${i % 5}`] })));

@@ -96,9 +96,11 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
   const { db, clock } = deps;
 
   /**
-   * Writes one chunk in one transaction: the org row locked first (the quota's lock, taken
-   * without a quota too, so concurrent imports of one owner cannot both insert a key), the
-   * keys already imported skipped, the rest inserted up to the quota's room.
+   * Writes one chunk in one transaction, locking in the order saves do (memory.holdOwnerSaves):
+   * the org row when a quota counts, the owners' statistics totals, and then, without a quota,
+   * the org row too (so concurrent imports of one owner cannot both insert a key, even before
+   * the owner has statistics). The keys already imported are skipped, the rest inserted up to
+   * the quota's room.
    */
   async function writeChunk(principal: Principal, chunk: PendingLine[], imported: Map<string, string>): Promise<LineOutcome[]> {
     const outcomes = new Map<number, LineOutcome>();
@@ -122,6 +124,7 @@ export function createMemoryTransferService(deps: ServiceDeps, memory: MemorySer
     if (drafts.length > 0) {
       await inTransaction(db, async (tx) => {
         let room = await memory.quotaRoom(tx, principal);
+        await memory.holdOwnerSaves(tx, principal, drafts.map((d) => d.memory.scope));
         if (room === Infinity) await lockOrg(tx, principal.scope);
         const known = await importedKeys(
           tx,

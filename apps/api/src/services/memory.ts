@@ -228,6 +228,17 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     return new AppError('quota_exceeded', `This org stores its maximum of ${config.MEMORY_QUOTA_PER_ORG} memories; delete some to save more`);
   }
 
+  /**
+   * Holds back the other saves of the owners of memories of these scopes until `ex` commits
+   * (their statistics totals rows, in a fixed order). Every writer of new memories takes its
+   * locks in one order: the org row when a quota counts, these rows, then the rows it writes.
+   */
+  async function holdOwnerSaves(ex: Executor, principal: Principal, scopes: readonly MemoryScope[]): Promise<void> {
+    const org = principal.scope;
+    const owners = [...new Set(scopes.map((scope) => statsOwnerOf({ ...org, scope })))].sort();
+    for (const owner of owners) await lockOwnerSaves(ex, org, owner);
+  }
+
   /** Throws unless the org has room for `count` more memories (the org row stays locked until `ex` commits). */
   async function checkQuota(ex: Executor, principal: Principal, count = 1): Promise<void> {
     if ((await quotaRoom(ex, principal)) < count) throw quotaExceeded();
@@ -245,8 +256,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
     const org = principal.scope;
     const now = clock.now();
     const room = await quotaRoom(tx, principal);
-    const owners = [...new Set(items.map((item) => statsOwnerOf({ ...org, scope: item.memory.scope })))].sort();
-    for (const owner of owners) await lockOwnerSaves(tx, org, owner);
+    await holdOwnerSaves(tx, principal, items.map((item) => item.memory.scope));
     const dedupes = principal.dedupesMemories;
     const existing = dedupes ? await findDuplicateMemories(tx, org, items.map((item) => item.memory.contentKey), now) : [];
     /** Where a save of this scope and content went: an existing memory, or a new one of this batch. */
@@ -422,6 +432,7 @@ export function createMemoryService(deps: ServiceDeps, redaction: MemoryRedactio
   const memoryService = {
     draft,
     quotaRoom,
+    holdOwnerSaves,
     quotaExceeded,
 
     /**
