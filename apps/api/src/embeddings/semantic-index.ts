@@ -164,10 +164,10 @@ export function createSemanticIndex(deps: { db: Database; provider: EmbeddingPro
   /** The owner's matrix, loaded whole or brought up to date as its age asks. */
   async function matrixOf(scope: OwnerScope, which: 'user' | 'org', model: string): Promise<OwnerMatrix> {
     const key = keyOf(scope, which);
-    const inFlight = loads.get(key);
-    if (inFlight) return inFlight;
     const now = performance.now();
     owners.set(key, { scope, which, model, searchedAt: now });
+    const inFlight = loads.get(key);
+    if (inFlight) return inFlight;
     const cached = matrices.get(key);
     const due = !cached || cached.fragmented ? 'whole' : cached.stale || now - cached.checkedAt > DELTA_EVERY_MS ? 'delta' : null;
     if (cached && due === null) {
